@@ -1,0 +1,38 @@
+import type { ErrorPayload } from '../../shared/page-payload.js'
+
+/** The exact words users and support staff look for (DESIGN §6). */
+export const SERVER_ERROR_TEXT =
+  'Application error: a server-side exception has occurred (see the server logs for more information).'
+export const CLIENT_ERROR_TEXT =
+  'Application error: a client-side exception has occurred (see the browser console for more information)'
+
+/**
+ * A loader's failure. From 500 up: the fixed text and the digest that finds the log
+ * line, never the message. Below 500 (an `HttpError` meant for the user): its status
+ * and message.
+ */
+export function ErrorPage({ error }: { error: ErrorPayload }) {
+  if (error.status >= 500) {
+    return (
+      <section className="status-page">
+        <h1>{SERVER_ERROR_TEXT}</h1>
+        {error.digest && <p className="digest">Digest: {error.digest}</p>}
+      </section>
+    )
+  }
+  return (
+    <section className="status-page">
+      <h1>{error.status}</h1>
+      <p>{error.message ?? 'The request could not be completed.'}</p>
+    </section>
+  )
+}
+
+/** What the root error boundary shows when rendering fails in the browser. */
+export function ClientErrorPage() {
+  return (
+    <section className="status-page">
+      <h1>{CLIENT_ERROR_TEXT}</h1>
+    </section>
+  )
+}

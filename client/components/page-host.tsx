@@ -1,0 +1,50 @@
+import { useContext, useEffect, useRef, useSyncExternalStore } from 'react'
+import { useLocation, useSearch } from 'wouter'
+import { locationKey } from '../../shared/page-payload.js'
+import { PageSourceContext, type ReadyPage } from '../runtime/page-source.js'
+import { titleOf } from '../runtime/page-title.js'
+import { ErrorPage } from './error-page.js'
+import { NotFoundPage } from './not-found-page.js'
+
+/**
+ * Renders the page of the current location from the page source. A location the
+ * source does not hold yet (back/forward to a page never loaded, or dropped from the
+ * cache) keeps the previous page on screen while the source fetches it.
+ */
+export function PageHost() {
+  const source = useContext(PageSourceContext)
+  if (!source) throw new Error('PageHost needs a PageSourceContext provider')
+  const [pathname] = useLocation()
+  const key = locationKey(pathname, useSearch())
+  const read = () => source.read(key)
+  const page = useSyncExternalStore(source.subscribe, read, read)
+
+  const lastShown = useRef<ReadyPage | undefined>(page)
+  if (page) lastShown.current = page
+  const shown = page ?? lastShown.current
+
+  useEffect(() => {
+    if (!page) source.request(key)
+  }, [page, key, source])
+
+  useEffect(() => {
+    if (shown) document.title = titleOf(shown)
+  }, [shown])
+
+  return shown ? <PageView page={shown} /> : null
+}
+
+function PageView({ page }: { page: ReadyPage }) {
+  const { payload, module } = page
+  switch (payload.kind) {
+    case 'page': {
+      if (!module) throw new Error(`Page module of route "${payload.routeId}" is not loaded`)
+      const { Component } = module
+      return <Component data={payload.data as never} params={payload.params as never} />
+    }
+    case 'not-found':
+      return <NotFoundPage />
+    case 'error':
+      return <ErrorPage error={payload} />
+  }
+}

@@ -1,0 +1,7 @@
+/** The browser entry of the application: its routes and pages, started. */
+import './styles.css'
+import { router } from '../shared/routes.js'
+import { pages } from './pages/index.js'
+import { startClient } from './runtime/start.js'
+
+void startClient({ router, pages })

@@ -1,0 +1,31 @@
+/**
+ * The contract of a page's client module (client/pages/<id>.tsx): a component that
+ * receives the route's page data and params, and the page's title. The types come
+ * from the route table, so a component that disagrees with its route does not compile.
+ */
+import type { ComponentType } from 'react'
+import type { AnyRoute, DataOf, RouteParams, RouteTable } from '../shared/route-table.js'
+
+export interface PageProps<R extends AnyRoute> {
+  readonly data: DataOf<R>
+  readonly params: RouteParams<R>
+}
+
+export interface PageModule<R extends AnyRoute = AnyRoute> {
+  /** The document title for this page. */
+  title(data: DataOf<R>, params: RouteParams<R>): string
+  readonly Component: ComponentType<PageProps<R>>
+}
+
+/** Declares a page for `route`: `export default definePage(routes.items, { title, Component })`. */
+export function definePage<R extends AnyRoute>(_route: R, page: PageModule<R>): PageModule<R> {
+  return page
+}
+
+/**
+ * How each route's client module is loaded: a dynamic import per route, so the build
+ * gives every page its own chunk. One entry per route of the table, checked.
+ */
+export type PageImports<Table extends RouteTable> = {
+  readonly [Id in keyof Table]: () => Promise<{ default: PageModule<Table[Id]> }>
+}

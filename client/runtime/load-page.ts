@@ -1,0 +1,51 @@
+/**
+ * Fetches what a location needs to render: its page data and its route's chunk, both
+ * at once (the route is known from the URL before the data arrives). Every failure
+ * the page cannot recover from in place becomes `{ kind: 'reload' }`: the caller then
+ * loads the URL as a document, so the user never faces a dead page.
+ */
+import { dataUrl, isPayload, type RedirectPayload } from '../../shared/page-payload.js'
+import type { Router, RouteTable } from '../../shared/route-table.js'
+import type { ReadyPage } from './page-source.js'
+import type { PageModules } from './page-modules.js'
+
+export type LoadResult =
+  | { readonly kind: 'ready'; readonly page: ReadyPage }
+  | { readonly kind: 'redirect'; readonly location: string }
+  | { readonly kind: 'reload'; readonly reason: string }
+
+export interface LoadContext {
+  readonly buildId: string
+  readonly router: Router<RouteTable>
+  readonly modules: PageModules
+}
+
+export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResult> {
+  const pathname = key.split('?', 1)[0]!
+  const expectedRoute = ctx.router.match(pathname)?.id
+  // Start the chunk now; its failure is looked at only if the page needs it.
+  const chunk = expectedRoute ? ctx.modules.load(expectedRoute) : undefined
+  chunk?.catch(() => {})
+
+  let body: unknown
+  try {
+    const response = await fetch(dataUrl(key), {
+      headers: { accept: 'application/json' },
+      credentials: 'same-origin',
+    })
+    body = await response.json()
+  } catch (error) {
+    return { kind: 'reload', reason: `page data request failed: ${String(error)}` }
+  }
+  if (!isPayload(body)) return { kind: 'reload', reason: 'page data answer is not a page payload' }
+  if (body.buildId !== ctx.buildId) return { kind: 'reload', reason: 'another build answered' }
+  if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
+  if (body.kind !== 'page') return { kind: 'ready', page: { payload: body } }
+
+  try {
+    const module = await (body.routeId === expectedRoute && chunk ? chunk : ctx.modules.load(body.routeId))
+    return { kind: 'ready', page: { payload: body, module } }
+  } catch (error) {
+    return { kind: 'reload', reason: `route chunk failed to load: ${String(error)}` }
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * The browser's location-keyed page cache (DESIGN §5): pathname + search -> a page
+ * ready to render, with when it was fetched. Navigation fills it before the URL
+ * changes; the page host reads it for whatever the URL is, so back/forward find
+ * their pages here too. Loads of one key are shared while in flight.
+ */
+import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../shared/constants.js'
+import { loadPage, type LoadContext, type LoadResult } from './load-page.js'
+import type { PageSource, ReadyPage } from './page-source.js'
+
+interface Entry {
+  readonly page: ReadyPage
+  readonly fetchedAt: number
+}
+
+export interface PageStoreOptions extends LoadContext {
+  /** Follows a redirect or reload that a `request()` (back/forward) ran into. */
+  readonly onUnresolved: (key: string, result: Exclude<LoadResult, { kind: 'ready' }>) => void
+  readonly now?: () => number
+}
+
+export class PageStore implements PageSource {
+  readonly #entries = new Map<string, Entry>()
+  readonly #inFlight = new Map<string, Promise<LoadResult>>()
+  readonly #listeners = new Set<() => void>()
+  readonly #options: PageStoreOptions
+  readonly #now: () => number
+
+  constructor(options: PageStoreOptions) {
+    this.#options = options
+    this.#now = options.now ?? (() => Date.now())
+  }
+
+  subscribe = (onChange: () => void): (() => void) => {
+    this.#listeners.add(onChange)
+    return () => this.#listeners.delete(onChange)
+  }
+
+  read = (key: string): ReadyPage | undefined => this.#entries.get(key)?.page
+
+  /** Puts a page in the cache (the first page, from the HTML, goes in this way). */
+  set(key: string, page: ReadyPage): void {
+    this.#entries.set(key, { page, fetchedAt: this.#now() })
+    for (const listener of this.#listeners) listener()
+  }
+
+  /** True while the cached page of `key` is young enough to show without asking again. */
+  isFresh(key: string): boolean {
+    const entry = this.#entries.get(key)
+    if (!entry) return false
+    const { payload } = entry.page
+    const ttl = payload.kind === 'page' && payload.mode === 'static' ? STATIC_DATA_TTL_MS : DYNAMIC_DATA_TTL_MS
+    return this.#now() - entry.fetchedAt < ttl
+  }
+
+  /**
+   * Loads `key` unless a fresh copy is cached; a ready page goes into the cache
+   * (without notifying: the navigation that asked decides when it shows).
+   */
+  load(key: string): Promise<LoadResult> {
+    const cached = this.#entries.get(key)
+    if (cached && this.isFresh(key)) return Promise.resolve({ kind: 'ready', page: cached.page })
+    let loading = this.#inFlight.get(key)
+    if (!loading) {
+      loading = loadPage(key, this.#options).then((result) => {
+        this.#inFlight.delete(key)
+        if (result.kind === 'ready') this.#entries.set(key, { page: result.page, fetchedAt: this.#now() })
+        return result
+      })
+      this.#inFlight.set(key, loading)
+    }
+    return loading
+  }
+
+  request(key: string): void {
+    void this.load(key).then((result) => {
+      if (result.kind === 'ready') this.set(key, result.page)
+      else this.#options.onUnresolved(key, result)
+    })
+  }
+
+  /** Forgets every cached page (after a server action changed what they show). */
+  clear(): void {
+    this.#entries.clear()
+  }
+}

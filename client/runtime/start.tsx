@@ -1,0 +1,43 @@
+/**
+ * Starts the app in the browser: reads the first page's payload from the HTML, makes
+ * sure its route chunk is loaded (it is preloaded, so this is quick), and hydrates the
+ * same tree the server rendered.
+ */
+import { hydrateRoot } from 'react-dom/client'
+import { BOOTSTRAP_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
+import { locationKey, type AnyPayload } from '../../shared/page-payload.js'
+import type { Router, RouteTable } from '../../shared/route-table.js'
+import { AppRoot } from '../components/app-root.js'
+import type { PageImports } from '../page-module.js'
+import { createAroundNav } from './navigation.js'
+import { PageModules } from './page-modules.js'
+import { PageStore } from './page-store.js'
+
+export interface ClientApp<Table extends RouteTable> {
+  readonly router: Router<Table>
+  readonly pages: PageImports<Table>
+}
+
+function hardNavigate(url: string): void {
+  window.location.assign(url)
+}
+
+export async function startClient<Table extends RouteTable>(app: ClientApp<Table>): Promise<void> {
+  const bootstrap = document.getElementById(BOOTSTRAP_ELEMENT_ID)
+  const container = document.getElementById(ROOT_ELEMENT_ID)
+  if (!bootstrap?.textContent || !container) throw new Error('The page has no bootstrap data or root element')
+  const payload = JSON.parse(bootstrap.textContent) as AnyPayload
+  if (payload.kind === 'redirect') throw new Error('A document never carries a redirect payload')
+
+  const modules = new PageModules(app.pages as unknown as PageImports<RouteTable>)
+  const store = new PageStore({
+    buildId: payload.buildId,
+    router: app.router as unknown as Router<RouteTable>,
+    modules,
+    onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
+  })
+  const module = payload.kind === 'page' ? await modules.load(payload.routeId) : undefined
+  store.set(locationKey(window.location.pathname, window.location.search), { payload, module })
+
+  hydrateRoot(container, <AppRoot source={store} aroundNav={createAroundNav({ store, hardNavigate })} />)
+}

@@ -1,0 +1,49 @@
+/**
+ * Builds the Fastify instance: every plugin registered, nothing listening. Tests call
+ * `buildApp` with a config and, when they need test-only pages, a fixture app
+ * definition; server/main.ts calls it with the environment's config and listens.
+ */
+import { randomUUID } from 'node:crypto'
+import path from 'node:path'
+import Fastify, { type FastifyInstance } from 'fastify'
+import type { AppConfig } from './config.js'
+import { readManifest } from './manifest.js'
+import type { AnyAppDefinition } from './page-definition.js'
+import { appDefinition } from './pages/index.js'
+import apiPlugin from './plugins/api.js'
+import pagesPlugin from './plugins/pages.js'
+import securityPlugin from './plugins/security.js'
+import staticPlugin from './plugins/static.js'
+import { ASSETS_PREFIX } from '../shared/constants.js'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Process-wide state the readiness probe reports. */
+    lifecycle: { draining: boolean }
+  }
+}
+
+export interface BuildAppOptions {
+  /** The pages to serve; the production application unless a test gives its own. */
+  readonly definition?: AnyAppDefinition
+  /** Where log lines go (tests capture them); stdout otherwise. */
+  readonly logStream?: NodeJS.WritableStream
+}
+
+export function buildApp(config: AppConfig, options: BuildAppOptions = {}): FastifyInstance {
+  const manifest = readManifest(config.clientDir)
+  const app = Fastify({
+    logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // Fastify takes a hop count too, though its types leave numbers out.
+    trustProxy: config.trustProxy as boolean | string[],
+    // Unique across instances, so a request id from any log line finds one request.
+    genReqId: () => randomUUID(),
+  })
+  app.decorate('lifecycle', { draining: false })
+
+  app.register(securityPlugin)
+  app.register(apiPlugin, { prefix: '/api' })
+  app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
+  app.register(pagesPlugin, { definition: options.definition ?? appDefinition, manifest })
+  return app
+}

@@ -1,0 +1,81 @@
+/**
+ * Configuration from environment variables (DESIGN §9), validated once at start: a
+ * bad value throws a ConfigError naming the variable, and main.ts exits 1 with it.
+ * Each variable is parsed here and nowhere else; the rest of the server takes the
+ * typed `AppConfig`.
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
+/** Fastify's `trustProxy`: off, every hop, a hop count, or the proxies' addresses/CIDRs. */
+export type TrustProxy = boolean | number | string[]
+
+export interface AppConfig {
+  readonly host: string
+  readonly port: number
+  readonly logLevel: LogLevel
+  readonly trustProxy: TrustProxy
+  /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
+  readonly clientDir: string
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`${variable} ${problem}`)
+    this.name = 'ConfigError'
+  }
+}
+
+type Env = Readonly<Record<string, string | undefined>>
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const IPV4_OR_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
+const IPV6_OR_CIDR = /^[0-9a-fA-F:]+(\/\d{1,3})?$/
+
+function parsePort(name: string, raw: string): number {
+  const port = Number(raw)
+  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
+    throw new ConfigError(name, `must be a port number from 1 to 65535, got "${raw}"`)
+  }
+  return port
+}
+
+function parseTrustProxy(name: string, raw: string): TrustProxy {
+  if (raw === 'false' || raw === '') return false
+  if (raw === 'true') return true
+  if (/^\d+$/.test(raw)) return Number(raw)
+  const entries = raw.split(',').map((entry) => entry.trim())
+  for (const entry of entries) {
+    if (!IPV4_OR_CIDR.test(entry) && !(entry.includes(':') && IPV6_OR_CIDR.test(entry))) {
+      throw new ConfigError(
+        name,
+        `must be "true", "false", a hop count, or a comma-separated list of addresses/CIDRs; "${entry}" is none of these`,
+      )
+    }
+  }
+  return entries
+}
+
+/** The client build beside the server bundle: dist/server/main.js -> dist/client. */
+export function defaultClientDir(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const logLevel = (env.LOG_LEVEL ?? 'info') as LogLevel
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`)
+  }
+  return {
+    // Loopback unless told otherwise: exposing the port is the operator's decision.
+    host: env.HOST || '127.0.0.1',
+    port: env.PORT === undefined ? 3000 : parsePort('PORT', env.PORT),
+    logLevel,
+    trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY),
+    clientDir: env.CLIENT_DIR || defaultClientDir(),
+  }
+}

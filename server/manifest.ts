@@ -1,0 +1,23 @@
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
+import type { BuildManifest } from '../shared/build-manifest.js'
+
+export class ManifestError extends Error {
+  override name = 'ManifestError'
+}
+
+/** Reads the client build's manifest once, at start; a missing build fails loudly. */
+export function readManifest(clientDir: string): BuildManifest {
+  const file = path.join(clientDir, 'manifest.json')
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch {
+    throw new ManifestError(`No client build at ${clientDir} (missing manifest.json): run "npm run build" first`)
+  }
+  const manifest = JSON.parse(text) as BuildManifest
+  if (typeof manifest.buildId !== 'string' || !manifest.entry?.file) {
+    throw new ManifestError(`${file} is not a build manifest`)
+  }
+  return manifest
+}

@@ -1,0 +1,45 @@
+/**
+ * The contract of a page's server module (server/pages/<id>.ts): a loader that returns
+ * the route's page data. The route table gives the types, so a loader returning the
+ * wrong shape does not compile.
+ */
+import type { FastifyRequest } from 'fastify'
+import type { AnyRoute, DataOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
+import type { PageImports } from '../client/page-module.js'
+
+export interface LoaderContext<R extends AnyRoute> {
+  /** The route's params, decoded and validated against the table. */
+  readonly params: RouteParams<R>
+  readonly searchParams: URLSearchParams
+  readonly request: FastifyRequest
+}
+
+export interface ServerPage<R extends AnyRoute = AnyRoute> {
+  /** Returns the page data, or throws `notFound()`, `redirect()` or an `HttpError`. */
+  loader(context: LoaderContext<R>): DataOf<R> | Promise<DataOf<R>>
+}
+
+/** Declares a route's server side: `export default defineServerPage(routes.items, { loader })`. */
+export function defineServerPage<R extends AnyRoute>(_route: R, page: ServerPage<R>): ServerPage<R> {
+  return page
+}
+
+export type ServerPages<Table extends RouteTable> = { readonly [Id in keyof Table]: ServerPage<Table[Id]> }
+
+/**
+ * Everything the server needs to know about an application's pages: the route table,
+ * each route's server module, and each route's client module (to render it). The
+ * production app is server/pages/index.ts; tests pass fixture apps of their own.
+ */
+export interface AppDefinition<Table extends RouteTable> {
+  readonly router: Router<Table>
+  readonly serverPages: ServerPages<Table>
+  readonly clientPages: PageImports<Table>
+}
+
+/**
+ * An app definition whatever its table: the server's plugins handle any application.
+ * (`href` takes the table's ids as arguments, which makes tables invariant, so no
+ * concrete table's definition is an `AppDefinition<RouteTable>`.)
+ */
+export type AnyAppDefinition = AppDefinition<any>

@@ -1,0 +1,9 @@
+import { routes } from '../../shared/routes.js'
+import { defineServerPage } from '../page-definition.js'
+
+export default defineServerPage(routes.about, {
+  loader: () => ({
+    paragraph:
+      'This application renders React on the server with Fastify, streams the HTML, hydrates it in the browser and routes between pages client-side with wouter.',
+  }),
+})

@@ -1,0 +1,13 @@
+/** The production application: the route table, and both sides of every route. */
+import { pages as clientPages } from '../../client/pages/index.js'
+import { router, type AppRoutes } from '../../shared/routes.js'
+import type { AppDefinition } from '../page-definition.js'
+import about from './about.js'
+import home from './home.js'
+import items from './items.js'
+
+export const appDefinition: AppDefinition<AppRoutes> = {
+  router,
+  serverPages: { home, items, about },
+  clientPages,
+}

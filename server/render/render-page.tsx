@@ -1,0 +1,85 @@
+/**
+ * Streams one page: the document head goes out as soon as React's shell is ready,
+ * then React's HTML, then the document tail. The status is already decided (the
+ * loader ran before this), except that a shell that fails to render becomes the 500
+ * page. A render that runs longer than RENDER_TIMEOUT_MS is aborted, and so is one
+ * whose client went away.
+ */
+import { Transform } from 'node:stream'
+import type { FastifyReply } from 'fastify'
+import { renderToPipeableStream } from 'react-dom/server'
+import { AppRoot } from '../../client/components/app-root.js'
+import { SERVER_ERROR_TEXT } from '../../client/components/error-page.js'
+import { singlePageSource, type ReadyPage } from '../../client/runtime/page-source.js'
+import { titleOf } from '../../client/runtime/page-title.js'
+import type { BuildManifest } from '../../shared/build-manifest.js'
+import { digestOf } from '../../shared/digest.js'
+import { DOCUMENT_TAIL, renderDocumentHead, renderShellErrorDocument } from './document.js'
+
+/** Longer than any sane render; a render still running then is stuck. */
+export const RENDER_TIMEOUT_MS = 10_000
+
+export interface StreamPageOptions {
+  readonly manifest: BuildManifest
+  readonly page: ReadyPage
+  readonly pathname: string
+  readonly search: string
+  readonly nonce: string
+  /** Headers that depend on the page (cache policy), set only if the shell renders. */
+  readonly headers: Readonly<Record<string, string>>
+}
+
+export function streamPage(reply: FastifyReply, options: StreamPageOptions): Promise<void> {
+  const { manifest, page, pathname, search, nonce } = options
+  const { payload } = page
+  const key = pathname + search
+  const log = reply.log
+
+  return new Promise<void>((resolve) => {
+    let timer: NodeJS.Timeout | undefined
+    const { pipe, abort } = renderToPipeableStream(
+      <AppRoot source={singlePageSource(key, page)} ssrPath={pathname} ssrSearch={search.slice(1)} />,
+      {
+        nonce,
+        onShellReady() {
+          const body = new Transform({
+            transform: (chunk, _encoding, done) => done(null, chunk),
+            flush: (done) => done(null, DOCUMENT_TAIL),
+          })
+          body.push(
+            renderDocumentHead(manifest, {
+              title: titleOf(page),
+              nonce,
+              payload,
+              routeId: payload.kind === 'page' ? payload.routeId : undefined,
+            }),
+          )
+          body.on('close', () => clearTimeout(timer))
+          reply.code(payload.status).headers(options.headers).type('text/html; charset=utf-8')
+          reply.send(body)
+          pipe(body)
+          resolve()
+        },
+        onShellError(error) {
+          clearTimeout(timer)
+          const digest = digestOf(error)
+          reply
+            .code(500)
+            .header('cache-control', 'private, no-store')
+            .type('text/html; charset=utf-8')
+            .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest))
+          resolve()
+        },
+        onError(error) {
+          const digest = digestOf(error)
+          log.error({ err: error, digest, routeId: payload.kind === 'page' ? payload.routeId : undefined }, 'render failed')
+          return digest
+        },
+      },
+    )
+    timer = setTimeout(() => abort(new Error(`Render did not finish within ${RENDER_TIMEOUT_MS} ms`)), RENDER_TIMEOUT_MS)
+    reply.raw.on('close', () => {
+      if (!reply.raw.writableFinished) abort(new Error('Client closed the connection'))
+    })
+  })
+}

@@ -1,0 +1,74 @@
+/**
+ * Decides what a page URL shows, before a byte is sent: match the route, run its
+ * loader, and turn the outcome into a payload (or a redirect). The HTML and the
+ * page-data endpoints both call this, so they answer the same URL the same way.
+ */
+import type { FastifyRequest } from 'fastify'
+import { digestOf } from '../../shared/digest.js'
+import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../shared/errors.js'
+import type { ErrorPayload, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
+import type { AnyAppDefinition } from '../page-definition.js'
+
+export type Resolution =
+  | { readonly kind: 'screen'; readonly payload: ScreenPayload }
+  | { readonly kind: 'redirect'; readonly status: RedirectStatus; readonly location: string }
+
+/** Splits a request target into its raw pathname and search (`?...`, or '' when empty). */
+export function splitTarget(target: string): { pathname: string; search: string } {
+  const q = target.indexOf('?')
+  if (q === -1) return { pathname: target, search: '' }
+  const search = target.slice(q)
+  return { pathname: target.slice(0, q), search: search === '?' ? '' : search }
+}
+
+export async function resolvePage(
+  definition: AnyAppDefinition,
+  buildId: string,
+  request: FastifyRequest,
+  pathname: string,
+  search: string,
+): Promise<Resolution> {
+  // One URL per page: `/about/` answers with a permanent redirect to `/about`.
+  if (pathname.length > 1 && pathname.endsWith('/')) {
+    // Leading slashes collapse too: `//evil.example/` must not become `//evil.example`.
+    const location = '/' + pathname.replace(/^\/+|\/+$/g, '') + search
+    return { kind: 'redirect', status: 308, location }
+  }
+  const match = definition.router.match(pathname)
+  if (!match) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
+
+  const page = definition.serverPages[match.id]!
+  try {
+    const data = await page.loader({
+      params: match.params as never,
+      searchParams: new URLSearchParams(search),
+      request,
+    })
+    const payload: PagePayload = {
+      kind: 'page',
+      status: 200,
+      buildId,
+      routeId: match.id,
+      mode: match.route.mode,
+      params: match.params,
+      data,
+    }
+    return { kind: 'screen', payload }
+  } catch (error) {
+    if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: error.location }
+    if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
+    return { kind: 'screen', payload: errorPayload(error, buildId, request, match.id) }
+  }
+}
+
+/** A loader's failure as the user may see it; unexpected ones are logged with their digest. */
+function errorPayload(error: unknown, buildId: string, request: FastifyRequest, routeId: string): ErrorPayload {
+  if (isHttpError(error) && error.status < 500) {
+    request.log.info({ routeId, status: error.status, err: error }, 'loader refused the request')
+    return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
+  }
+  const status = isHttpError(error) ? error.status : 500
+  const digest = digestOf(error)
+  request.log.error({ err: error, digest, routeId }, 'loader failed')
+  return { kind: 'error', status, digest, buildId }
+}

@@ -1,0 +1,31 @@
+/**
+ * Page-delivery constants from the original system (DESIGN §10). Client and server
+ * read them from here so the two sides never disagree.
+ */
+
+/** How long prefetched page data of a dynamic route stays usable, from when it was fetched. */
+export const DYNAMIC_DATA_TTL_MS = 30_000
+
+/** How long prefetched page data of a static route stays usable, from when it was fetched. */
+export const STATIC_DATA_TTL_MS = 300_000
+
+/** How many prefetch requests may be in flight at once. */
+export const MAX_PREFETCH_IN_FLIGHT = 5
+
+/** A navigation whose chunk and data are not ready after this long becomes a full page load. */
+export const ROUTE_LOAD_TIMEOUT_MS = 3_800
+
+/** The most breadcrumbs the browser's error reporter keeps. */
+export const MAX_BREADCRUMBS = 100
+
+/** Where page data is served: `${DATA_PREFIX}${page path}${search}`. */
+export const DATA_PREFIX = '/_data'
+
+/** Where the client build's files are served from. */
+export const ASSETS_PREFIX = '/assets/'
+
+/** The id of the `<script type="application/json">` element carrying the first page's data. */
+export const BOOTSTRAP_ELEMENT_ID = '__page_data'
+
+/** The id of the element React renders into. */
+export const ROOT_ELEMENT_ID = 'root'

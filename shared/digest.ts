@@ -1,0 +1,38 @@
+/**
+ * A short, stable fingerprint of an unexpected error: the same bug gives the same
+ * digest, so the digest a user reads off the error page finds the log line and the
+ * monitoring event. It hashes the error's name, message and the top of its stack with
+ * line and column numbers dropped, so one build's and the next build's reports of one
+ * bug still agree when unrelated code above it moves.
+ */
+
+const STACK_FRAMES = 5
+
+function fingerprint(error: unknown): string {
+  if (!(error instanceof Error)) return `non-error:${String(error)}`
+  const frames = (error.stack ?? '')
+    .split('\n')
+    .filter((line) => /^\s+at /.test(line))
+    .slice(0, STACK_FRAMES)
+    .map((line) => line.trim().replace(/:\d+:\d+\)?$/, '').replace(/\?[^\s)]*/, ''))
+  return [error.name, error.message, ...frames].join('\n')
+}
+
+/** cyrb53: a fast 53-bit string hash, plenty for telling bugs apart. */
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef
+  let h2 = 0x41c6ce57
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i)
+    h1 = Math.imul(h1 ^ ch, 2654435761)
+    h2 = Math.imul(h2 ^ ch, 1597334677)
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909)
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909)
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0)
+}
+
+/** The digest of an error: up to 11 base-36 characters, e.g. `"2kx9f0q1ab3"`. */
+export function digestOf(error: unknown): string {
+  return hash53(fingerprint(error)).toString(36)
+}

@@ -1,0 +1,94 @@
+/**
+ * Errors both sides understand. Expected outcomes a loader may throw (not found,
+ * redirect) are marked values with `isX` checks, so they survive bundling and realm
+ * boundaries where `instanceof` would not. `HttpError` carries a status and whether
+ * its message may be shown to the user; anything else is unexpected: a 500 with a digest.
+ */
+
+/** Error codes from one registry. */
+export const ErrorCode = {
+  NOT_FOUND: 'APP_ERR_NOT_FOUND',
+  REDIRECT: 'APP_ERR_REDIRECT',
+  HTTP: 'APP_ERR_HTTP',
+  INTERNAL: 'APP_ERR_INTERNAL',
+} as const
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
+
+const KIND = Symbol.for('app.error-kind')
+
+export type RedirectStatus = 301 | 302 | 303 | 307 | 308
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308])
+
+export interface NotFoundError extends Error {
+  readonly [KIND]: 'not-found'
+  readonly code: typeof ErrorCode.NOT_FOUND
+  readonly status: 404
+}
+
+export interface RedirectError extends Error {
+  readonly [KIND]: 'redirect'
+  readonly code: typeof ErrorCode.REDIRECT
+  readonly status: RedirectStatus
+  readonly location: string
+}
+
+/** Throw from a loader: the page answers 404 with the not-found page. */
+export function notFound(message = 'Not found'): NotFoundError {
+  return Object.assign(new Error(message), {
+    [KIND]: 'not-found' as const,
+    code: ErrorCode.NOT_FOUND,
+    status: 404 as const,
+  })
+}
+
+/**
+ * Throw from a loader: the page answers `status` with `Location: to`. `to` must be a
+ * same-site path (`/...`, not `//host`), so a loader fed user input cannot become an
+ * open redirect.
+ */
+export function redirect(to: string, status: RedirectStatus = 302): RedirectError {
+  if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) {
+    throw new TypeError(`redirect() takes a path on this site, got "${to}"`)
+  }
+  if (!REDIRECT_STATUSES.has(status)) {
+    throw new TypeError(`redirect() status must be one of 301, 302, 303, 307, 308, got ${status}`)
+  }
+  return Object.assign(new Error(`Redirect to ${to}`), {
+    [KIND]: 'redirect' as const,
+    code: ErrorCode.REDIRECT,
+    status,
+    location: to,
+  })
+}
+
+export function isNotFound(error: unknown): error is NotFoundError {
+  return typeof error === 'object' && error !== null && (error as any)[KIND] === 'not-found'
+}
+
+export function isRedirect(error: unknown): error is RedirectError {
+  return typeof error === 'object' && error !== null && (error as any)[KIND] === 'redirect'
+}
+
+/**
+ * An error with an HTTP status. `expose` says whether its message may reach the user;
+ * it defaults to true below 500 and is always false from 500 up.
+ */
+export class HttpError extends Error {
+  readonly code = ErrorCode.HTTP
+  readonly status: number
+  readonly expose: boolean
+
+  constructor(status: number, message: string, options?: { expose?: boolean; cause?: unknown }) {
+    super(message, { cause: options?.cause })
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new TypeError(`HttpError status must be 400-599, got ${status}`)
+    }
+    this.name = 'HttpError'
+    this.status = status
+    this.expose = status < 500 && (options?.expose ?? true)
+  }
+}
+
+export function isHttpError(error: unknown): error is HttpError {
+  return error instanceof HttpError
+}

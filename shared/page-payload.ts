@@ -1,0 +1,74 @@
+/**
+ * What the server says about one page, in the HTML's bootstrap script and as the JSON
+ * answer of the page-data endpoint (DESIGN §5). The client renders from it alone, so
+ * the first page and every navigated page take the same path through the code.
+ */
+import type { RedirectStatus } from './errors.js'
+import type { RenderMode } from './route-table.js'
+import { DATA_PREFIX } from './constants.js'
+
+interface PayloadBase {
+  /** The build that answered; the client reloads fully when it differs from its own. */
+  readonly buildId: string
+}
+
+/** A route matched and its loader returned data. */
+export interface PagePayload<Data = unknown> extends PayloadBase {
+  readonly kind: 'page'
+  readonly status: 200
+  readonly routeId: string
+  readonly mode: RenderMode
+  readonly params: Readonly<Record<string, string>>
+  readonly data: Data
+}
+
+/** No route matched, a param failed its check, or the loader threw `notFound()`. */
+export interface NotFoundPayload extends PayloadBase {
+  readonly kind: 'not-found'
+  readonly status: 404
+}
+
+/**
+ * The loader failed. From 500 up only the digest is sent; below 500 the message of an
+ * `HttpError` whose `expose` is true.
+ */
+export interface ErrorPayload extends PayloadBase {
+  readonly kind: 'error'
+  readonly status: number
+  readonly digest?: string
+  readonly message?: string
+}
+
+/** The loader threw `redirect()`. Only page data carries this; HTML answers with a 3xx. */
+export interface RedirectPayload extends PayloadBase {
+  readonly kind: 'redirect'
+  readonly status: RedirectStatus
+  readonly location: string
+}
+
+export type AnyPayload = PagePayload | NotFoundPayload | ErrorPayload | RedirectPayload
+
+/** A payload that renders a screen (everything but a redirect). */
+export type ScreenPayload = Exclude<AnyPayload, RedirectPayload>
+
+/** The location key of the client's page cache and of SSR: pathname plus search. */
+export function locationKey(pathname: string, search: string): string {
+  if (!search || search === '?') return pathname
+  return search.startsWith('?') ? pathname + search : `${pathname}?${search}`
+}
+
+/** The page-data URL of a page: `/items/7?x=1` -> `/_data/items/7?x=1`. */
+export function dataUrl(pageKey: string): string {
+  return DATA_PREFIX + pageKey
+}
+
+/** True when `value` has the shape of a payload (the client's check on JSON it fetched). */
+export function isPayload(value: unknown): value is AnyPayload {
+  if (typeof value !== 'object' || value === null) return false
+  const { kind, buildId, status } = value as Record<string, unknown>
+  return (
+    typeof buildId === 'string' &&
+    typeof status === 'number' &&
+    (kind === 'page' || kind === 'not-found' || kind === 'error' || kind === 'redirect')
+  )
+}

@@ -1,0 +1,45 @@
+/**
+ * The application's routes (DESIGN §4, §8): one table for both sides. The server side
+ * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
+ * and both are checked against the types declared here.
+ */
+import { createRouter, route } from './route-table.js'
+
+export interface HomeData {
+  readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>
+}
+
+export interface ItemRow {
+  readonly n: number
+  readonly name: string
+  readonly price: number
+  readonly tags: readonly string[]
+}
+
+export interface ItemsData {
+  readonly id: number
+  readonly title: string
+  readonly rows: readonly ItemRow[]
+}
+
+export interface AboutData {
+  readonly paragraph: string
+}
+
+export const routes = {
+  home: route<HomeData>()({ pattern: '/', mode: 'static' }),
+  items: route<ItemsData>()({
+    pattern: '/items/:id',
+    mode: 'dynamic',
+    // Digits only, and few enough to stay an exact JavaScript number.
+    params: { id: /^[0-9]{1,15}$/ },
+  }),
+  about: route<AboutData>()({ pattern: '/about', mode: 'static' }),
+} as const
+
+export type AppRoutes = typeof routes
+export type RouteId = keyof AppRoutes
+
+export const router = createRouter(routes)
+export const href = router.href
+export const matchRoute = router.match
