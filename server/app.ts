@@ -11,6 +11,7 @@ import { readManifest } from './manifest.js'
 import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
 import apiPlugin from './plugins/api.js'
+import errorsPlugin from './plugins/errors.js'
 import pagesPlugin from './plugins/pages.js'
 import securityPlugin from './plugins/security.js'
 import staticPlugin from './plugins/static.js'
@@ -41,6 +42,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   })
   app.decorate('lifecycle', { draining: false })
 
+  app.register(errorsPlugin)
   app.register(securityPlugin)
   app.register(apiPlugin, { prefix: '/api' })
   app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })

@@ -39,5 +39,16 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
   const module = payload.kind === 'page' ? await modules.load(payload.routeId) : undefined
   store.set(locationKey(window.location.pathname, window.location.search), { payload, module })
 
-  hydrateRoot(container, <AppRoot source={store} aroundNav={createAroundNav({ store, hardNavigate })} />)
+  hydrateRoot(
+    container,
+    <AppRoot source={store} aroundNav={createAroundNav({ store, hardNavigate })} onHydrated={markHydrated} />,
+  )
+}
+
+/**
+ * `<html data-hydrated>` says the page is interactive: browser tests wait on it, and
+ * work that must not delay hydration (monitoring) can start from here.
+ */
+function markHydrated(): void {
+  document.documentElement.dataset.hydrated = 'true'
 }

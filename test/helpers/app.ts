@@ -1,0 +1,57 @@
+/**
+ * Builds an app for a test, ready and torn down with the test. Log lines are captured
+ * (parsed) so tests can assert what the operator would read.
+ */
+import { Writable } from 'node:stream'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../server/app.js'
+import type { AppConfig } from '../../server/config.js'
+import { fixtureDefinition } from '../fixtures/app/server.js'
+import { buildFor, type BuiltApp, type ClientBuild } from './build.js'
+
+type Test = { teardown(fn: () => unknown): void }
+
+export interface LogLine {
+  readonly level: number
+  readonly msg: string
+  readonly requestId?: string
+  readonly reqId?: string
+  readonly digest?: string
+  readonly err?: { message: string; stack: string; type: string }
+  readonly [key: string]: unknown
+}
+
+export interface TestApp {
+  readonly app: FastifyInstance
+  readonly build: ClientBuild
+  readonly logs: LogLine[]
+}
+
+export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
+  return { host: '127.0.0.1', port: 0, logLevel: 'info', trustProxy: false, clientDir, ...overrides }
+}
+
+export async function createTestApp(t: Test, which: BuiltApp = 'production', overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+  const build = await buildFor(which)
+  const logs: LogLine[] = []
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n')) if (line) logs.push(JSON.parse(line) as LogLine)
+      done()
+    },
+  })
+  const app = buildApp(testConfig(build.clientDir, overrides), {
+    logStream,
+    ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
+  })
+  t.teardown(() => app.close())
+  await app.ready()
+  return { app, build, logs }
+}
+
+/** Starts the app on a real 127.0.0.1 port (browser tests); closed with the test. */
+export async function listenTestApp(t: Test, which: BuiltApp = 'production'): Promise<TestApp & { origin: string }> {
+  const testApp = await createTestApp(t, which)
+  const address = await testApp.app.listen({ host: '127.0.0.1', port: 0 })
+  return { ...testApp, origin: address }
+}

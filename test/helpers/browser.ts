@@ -1,0 +1,65 @@
+/**
+ * Real Chromium (Debian's package) driven by playwright-core. scripts/test.ts finds
+ * or installs it and passes CHROMIUM_PATH. Every page records console errors and
+ * uncaught exceptions; tests assert there were none (or exactly the expected ones).
+ */
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core'
+
+type Test = { teardown(fn: () => unknown): void }
+
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+let shared: Promise<Browser> | undefined
+
+/** One browser per test process; each test gets its own context (cookies, cache). */
+function launch(): Promise<Browser> {
+  shared ??= chromium
+    .launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS })
+    .then((browser) => {
+      process.once('beforeExit', () => void browser.close())
+      return browser
+    })
+  return shared
+}
+
+export interface TrackedPage {
+  readonly page: Page
+  /** Console errors and uncaught exceptions, in order. */
+  readonly errors: string[]
+  /** Every document (full page load) request the page made. */
+  readonly documentRequests: string[]
+  /** Every page-data request. */
+  readonly dataRequests: string[]
+}
+
+export async function openPage(t: Test, options: BrowserContextOptions = {}): Promise<TrackedPage> {
+  const browser = await launch()
+  const context = await browser.newContext(options)
+  t.teardown(() => context.close())
+  const page = await context.newPage()
+  const errors: string[] = []
+  const documentRequests: string[] = []
+  const dataRequests: string[] = []
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text())
+  })
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`))
+  page.on('request', (request: Request) => {
+    if (request.resourceType() === 'document') documentRequests.push(request.url())
+    if (new URL(request.url()).pathname.startsWith('/_data/')) dataRequests.push(request.url())
+  })
+  return { page, errors, documentRequests, dataRequests }
+}
+
+/** Resolves once React has hydrated the page (client/runtime/start.tsx marks `<html>`). */
+export async function waitForHydration(page: Page): Promise<void> {
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
+}

@@ -1,0 +1,239 @@
+import t from 'tap'
+import { createTestApp } from '../../helpers/app.js'
+import { HOSTILE_TEXT, SECRET_MESSAGE } from '../../fixtures/app/routes.js'
+
+const SERVER_ERROR_TEXT =
+  'Application error: a server-side exception has occurred (see the server logs for more information).'
+
+/** The JSON in the page's bootstrap script, parsed as the browser would. */
+function bootstrapOf(html: string): any {
+  const match = /<script type="application\/json" id="__page_data" nonce="[^"]+">([^]*?)<\/script>/.exec(html)
+  if (!match) throw new Error('no bootstrap script in the page')
+  return JSON.parse(match[1]!)
+}
+
+t.test('production screens', async (t) => {
+  const { app, build } = await createTestApp(t)
+
+  t.test('/items/7 streams the 200 rows, preloads and the page data', async (t) => {
+    const res = await app.inject('/items/7')
+    t.equal(res.statusCode, 200)
+    t.equal(res.headers['content-type'], 'text/html; charset=utf-8')
+    t.equal(res.headers['cache-control'], 'private, no-store')
+    const html = res.body
+    t.match(html, /^<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport"/)
+    t.match(html, '<title>Item list 7</title>')
+    t.match(html, /<h1>Item list 7<\/h1>/)
+    t.equal(html.match(/<tr><td>\d+<\/td>/g)?.length, 200, '200 server-rendered rows')
+    t.match(html, '<tr><td>0</td><td>row-7-0</td><td>0.70</td><td>a0, b0</td></tr>')
+    t.match(html, '<tr><td>199</td><td>row-7-199</td><td>37.00</td><td>a4, b3</td></tr>')
+    t.match(html, `<link rel="modulepreload" href="${build.manifest.entry.file}"`)
+    t.match(html, `<link rel="modulepreload" href="${build.manifest.routes.items!.file}"`)
+    t.notMatch(html, build.manifest.routes.about!.file, 'another route chunk is not preloaded')
+    t.match(html, `<link rel="stylesheet" href="${build.manifest.css[0]}">`)
+    t.match(html, `<script type="module" src="${build.manifest.entry.file}" nonce=`)
+    const payload = bootstrapOf(html)
+    t.same(
+      { kind: payload.kind, routeId: payload.routeId, params: payload.params, buildId: payload.buildId },
+      { kind: 'page', routeId: 'items', params: { id: '7' }, buildId: build.manifest.buildId },
+    )
+    t.equal(payload.data.rows.length, 200)
+    t.same(payload.data.rows[3], { n: 3, name: 'row-7-3', price: 11.8, tags: ['a3', 'b3'] })
+    t.match(html, /<a href="\/items\/1">Item list 1<\/a>/)
+    t.match(html, /<a href="\/about">About<\/a>/)
+    t.match(html, /<button type="button" class="counter">/)
+  })
+
+  t.test('every script carries the nonce of the response CSP', async (t) => {
+    const res = await app.inject('/items/7')
+    const csp = String(res.headers['content-security-policy'])
+    const nonce = /script-src 'self' 'nonce-([^']+)'/.exec(csp)?.[1]
+    t.ok(nonce, 'the CSP names a script nonce')
+    const scripts = res.body.match(/<script[^>]*>/g) ?? []
+    t.ok(scripts.length >= 2)
+    for (const tag of scripts) t.match(tag, `nonce="${nonce}"`)
+    const second = await app.inject('/items/7')
+    t.not(/'nonce-([^']+)'/.exec(String(second.headers['content-security-policy']))?.[1], nonce, 'fresh per response')
+  })
+
+  for (const [path, h1, title] of [
+    ['/', 'Server-rendered React on Fastify', 'Home'],
+    ['/about', 'About', 'About'],
+  ] as const) {
+    t.test(`${path} is a static page`, async (t) => {
+      const res = await app.inject(path)
+      t.equal(res.statusCode, 200)
+      t.match(res.body, `<h1>${h1}</h1>`)
+      t.match(res.body, `<title>${title}</title>`)
+      t.equal(bootstrapOf(res.body).mode, 'static')
+    })
+  }
+
+  t.test('/about links to /items/1', async (t) => {
+    const res = await app.inject('/about')
+    t.match(res.body, '<a href="/items/1">')
+  })
+
+  for (const path of ['/nope', '/items/abc', '/items/12345678901234567', '/items/7/more', '/Items/7']) {
+    t.test(`${path} is the 404 page`, async (t) => {
+      const res = await app.inject(path)
+      t.equal(res.statusCode, 404)
+      t.equal(res.headers['content-type'], 'text/html; charset=utf-8')
+      t.match(res.body, '<h1>404: This page could not be found.</h1>')
+      t.match(res.body, '<title>Page not found</title>')
+      t.equal(bootstrapOf(res.body).kind, 'not-found')
+    })
+  }
+
+  t.test('a malformed percent-encoding in the path is a 400 that says so', async (t) => {
+    const res = await app.inject('/items/%E0%A4%A')
+    t.equal(res.statusCode, 400)
+    t.match(res.body, /not a valid url component/)
+  })
+
+  t.test('a trailing slash redirects to the one URL of the page, and never off-site', async (t) => {
+    const cases: Array<[string, string]> = [
+      ['/about/', '/about'],
+      ['/items/7/?x=1', '/items/7?x=1'],
+      ['//evil.example/', '/evil.example'],
+    ]
+    for (const [from, to] of cases) {
+      const res = await app.inject(from)
+      t.equal(res.statusCode, 308, from)
+      t.equal(res.headers.location, to, from)
+    }
+  })
+
+  t.test('HEAD answers the status and headers without a body', async (t) => {
+    const res = await app.inject({ method: 'HEAD', url: '/items/7' })
+    t.equal(res.statusCode, 200)
+    t.equal(res.headers['content-type'], 'text/html; charset=utf-8')
+    t.equal(res.body, '')
+  })
+})
+
+t.test('page data', async (t) => {
+  const { app, build } = await createTestApp(t)
+
+  t.test('/_data/items/7 answers the page as JSON with the build id', async (t) => {
+    const res = await app.inject('/_data/items/7')
+    t.equal(res.statusCode, 200)
+    t.match(res.headers['content-type'], /^application\/json/)
+    t.equal(res.headers['cache-control'], 'private, no-store')
+    const body = res.json()
+    t.equal(body.kind, 'page')
+    t.equal(body.routeId, 'items')
+    t.equal(body.buildId, build.manifest.buildId)
+    t.same(body.params, { id: '7' })
+    t.equal(body.data.title, 'Item list 7')
+    t.equal(body.data.rows.length, 200)
+  })
+
+  t.test('/_data/ is the home page and /_data/about a static page', async (t) => {
+    t.equal((await app.inject('/_data/')).json().routeId, 'home')
+    t.equal((await app.inject('/_data/about')).json().mode, 'static')
+  })
+
+  t.test('an unknown page answers a not-found payload with 404', async (t) => {
+    for (const path of ['/_data/nope', '/_data/items/abc']) {
+      const res = await app.inject(path)
+      t.equal(res.statusCode, 404, path)
+      t.same(res.json(), { kind: 'not-found', status: 404, buildId: build.manifest.buildId }, path)
+    }
+  })
+
+  t.test('a trailing slash is a redirect payload (a fetch must not follow a 3xx on its own)', async (t) => {
+    const res = await app.inject('/_data/about/')
+    t.equal(res.statusCode, 200)
+    t.same(res.json(), { kind: 'redirect', status: 308, location: '/about', buildId: build.manifest.buildId })
+  })
+})
+
+t.test('loader outcomes (fixture routes)', async (t) => {
+  const { app, logs } = await createTestApp(t, 'fixture')
+
+  t.test('a failing loader: 500 page with the digest, no message or stack; the log has both', async (t) => {
+    const res = await app.inject('/failing')
+    t.equal(res.statusCode, 500)
+    t.equal(res.headers['cache-control'], 'private, no-store')
+    t.match(res.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
+    const digest = /Digest: (?:<!-- -->)?([0-9a-z]+)/.exec(res.body)?.[1]
+    t.ok(digest, 'the page shows a digest')
+    t.notMatch(res.body, SECRET_MESSAGE, 'no message in the HTML')
+    t.notMatch(res.body, /at .*\.ts:\d+/, 'no stack in the HTML')
+    t.notMatch(res.body, 'server/pages', 'no file paths in the HTML')
+    const line = logs.find((l) => l.msg === 'loader failed' && l.digest === digest)
+    t.ok(line, 'the log line has the digest')
+    t.equal(line?.level, 50, 'logged as an error')
+    t.match(line?.err?.message, SECRET_MESSAGE, 'the log has the message')
+    t.match(line?.err?.stack, /fixtures\/app\/server\.ts/, 'the log has the stack')
+    t.equal(line?.reqId, res.headers['request-id'] ?? line?.reqId)
+    t.match(line?.reqId, /^[0-9a-f-]{36}$/, 'the log line carries the request id')
+    t.equal(line?.routeId, 'failing')
+  })
+
+  t.test('the same failure gives the same digest twice', async (t) => {
+    const digests = await Promise.all(
+      [1, 2].map(async () => /Digest: (?:<!-- -->)?([0-9a-z]+)/.exec((await app.inject('/failing')).body)?.[1]),
+    )
+    t.equal(digests[0], digests[1])
+  })
+
+  t.test('a failing loader in page data: 500 payload with the digest only', async (t) => {
+    const res = await app.inject('/_data/failing')
+    t.equal(res.statusCode, 500)
+    const body = res.json()
+    t.equal(body.kind, 'error')
+    t.match(body.digest, /^[0-9a-z]+$/)
+    t.notOk(body.message)
+    t.notMatch(res.body, SECRET_MESSAGE)
+  })
+
+  t.test('a loader redirect answers its status and Location', async (t) => {
+    const res = await app.inject('/moved')
+    t.equal(res.statusCode, 307)
+    t.equal(res.headers.location, '/target')
+    const data = await app.inject('/_data/moved')
+    t.equal(data.json().kind, 'redirect')
+    t.equal(data.json().location, '/target')
+  })
+
+  t.test('a loader notFound() and a param failing its check are 404 pages', async (t) => {
+    t.equal((await app.inject('/missing/present')).statusCode, 200)
+    for (const path of ['/missing/absent', '/missing/NOT-LOWER']) {
+      const res = await app.inject(path)
+      t.equal(res.statusCode, 404, path)
+      t.match(res.body, '404: This page could not be found.')
+    }
+  })
+
+  t.test('an HttpError meant for the user shows its status and message', async (t) => {
+    const res = await app.inject('/forbidden')
+    t.equal(res.statusCode, 403)
+    t.match(res.body, '<h1>403</h1><p>Members only</p>')
+    t.same((await app.inject('/_data/forbidden')).json().message, 'Members only')
+  })
+
+  t.test('hostile page data is escaped in the HTML and the bootstrap script', async (t) => {
+    const res = await app.inject('/hostile')
+    t.equal(res.statusCode, 200)
+    t.notMatch(res.body, '<script>alert(1)</script>', 'no script injected')
+    const script = /<script type="application\/json"[^>]*>([^]*?)<\/script>/.exec(res.body)?.[1] ?? ''
+    t.notMatch(script, /[\u2028\u2029]/, 'no raw U+2028/U+2029 in the script')
+    t.notMatch(script, '<', 'no raw < in the script')
+    t.match(res.body, '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;', 'escaped text in the page')
+    t.equal(bootstrapOf(res.body).data.text, HOSTILE_TEXT, 'the bootstrap script reads back as the same text')
+    t.match(res.body, `<title>Hostile: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;`)
+  })
+
+  t.test('a component that throws while rendering on the server: plain 500 page with the digest', async (t) => {
+    const res = await app.inject('/render-crash')
+    t.equal(res.statusCode, 500)
+    t.match(res.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
+    const digest = /Digest: ([0-9a-z]+)/.exec(res.body)?.[1]
+    t.ok(digest)
+    t.notMatch(res.body, SECRET_MESSAGE)
+    t.notMatch(res.body, '<script', 'the fallback page runs no script')
+    t.ok(logs.find((l) => l.msg === 'render failed' && l.digest === digest && l.err?.message === SECRET_MESSAGE))
+  })
+})

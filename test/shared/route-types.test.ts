@@ -1,0 +1,36 @@
+/**
+ * The route table's contract at the type level: each `@ts-expect-error` below must
+ * stay an error, or `npm run typecheck` fails. (The runtime assertion only keeps tap
+ * counting this file.)
+ */
+import t from 'tap'
+import { definePage } from '../../client/page-module.js'
+import { defineServerPage } from '../../server/page-definition.js'
+import { href, routes } from '../../shared/routes.js'
+
+// Never called: these lines exist for the type checker only.
+export function misuses() {
+  defineServerPage(routes.items, {
+    // @ts-expect-error: a loader must return the route's data type (title is a string)
+    loader: () => ({ id: 1, title: 2, rows: [] }),
+  })
+  defineServerPage(routes.items, {
+    // @ts-expect-error: params are the pattern's: /items/:id has no "slug"
+    loader: ({ params }) => ({ id: 1, title: params.slug, rows: [] }),
+  })
+  definePage(routes.about, {
+    title: () => 'About',
+    // @ts-expect-error: the about page's data has no "rows"
+    Component: ({ data }) => data.rows,
+  })
+  // @ts-expect-error: /items/:id needs its id
+  href('items')
+  // @ts-expect-error: there is no route "nope"
+  href('nope')
+}
+
+t.test('href still refuses at run time what the types refuse', async (t) => {
+  t.throws(() => (href as (id: string) => string)('items'), /needs param "id"/)
+  t.throws(() => (href as (id: string) => string)('nope'), /Unknown route "nope"/)
+  t.equal(href('items', { id: '3' }), '/items/3')
+})
