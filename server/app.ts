@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
 import { readManifest } from './manifest.js'
 import type { AnyAppDefinition } from './page-definition.js'
@@ -27,6 +28,8 @@ declare module 'fastify' {
 export interface BuildAppOptions {
   /** The pages to serve; the production application unless a test gives its own. */
   readonly definition?: AnyAppDefinition
+  /** The /api route modules; the production ones unless a test gives its own. */
+  readonly apiRoutes?: readonly FastifyPluginAsync[]
   /** Where log lines go (tests capture them); stdout otherwise. */
   readonly logStream?: NodeJS.WritableStream
 }
@@ -44,7 +47,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
 
   app.register(errorsPlugin)
   app.register(securityPlugin)
-  app.register(apiPlugin, { prefix: '/api' })
+  app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
   app.register(pagesPlugin, { definition: options.definition ?? appDefinition, manifest })
   return app

@@ -38,8 +38,9 @@ const IPV6_OR_CIDR = /^[0-9a-fA-F:]+(\/\d{1,3})?$/
 
 function parsePort(name: string, raw: string): number {
   const port = Number(raw)
-  if (!/^\d+$/.test(raw) || port < 1 || port > 65535) {
-    throw new ConfigError(name, `must be a port number from 1 to 65535, got "${raw}"`)
+  if (!/^\d+$/.test(raw) || port > 65535) {
+    // 0 asks the system for a free port (the log line says which).
+    throw new ConfigError(name, `must be a port number from 0 to 65535, got "${raw}"`)
   }
   return port
 }

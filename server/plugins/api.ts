@@ -1,10 +1,16 @@
 /**
  * The /api prefix: JSON in, JSON out, JSON errors. Every answer that is not a success
  * has the shape `{ "error": { "code", "message", "requestId" } }`, including unknown
- * routes and failed schema validation; a 5xx never carries its real message.
+ * routes and failed schema validation; a 5xx never carries its real message (only a
+ * digest that finds the log line). Route modules (server/api/) are registered inside
+ * this context so they inherit all of it.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/digest.js'
+
+export interface ApiPluginOptions {
+  readonly routes: readonly FastifyPluginAsync[]
+}
 
 export const API_ERROR_SCHEMA = {
   type: 'object',
@@ -23,14 +29,22 @@ export const API_ERROR_SCHEMA = {
   },
 } as const
 
-function sendApiError(reply: FastifyReply, request: FastifyRequest, status: number, code: string, message: string, digest?: string) {
+export function sendApiError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  status: number,
+  code: string,
+  message: string,
+  digest?: string,
+) {
   return reply
     .code(status)
     .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
     .send({ error: { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) } })
 }
 
-export default async function apiPlugin(fastify: FastifyInstance) {
+export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
   function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
     return sendApiError(reply, request, 404, 'APP_ERR_NOT_FOUND', `No API route ${request.method} ${request.url.split('?')[0]}`)
   }
@@ -41,7 +55,7 @@ export default async function apiPlugin(fastify: FastifyInstance) {
   fastify.get('/', sendApiNotFound)
 
   fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500
     if (status >= 500) {
       const digest = digestOf(error)
       request.log.error({ err: error, digest }, 'api request failed')
@@ -51,37 +65,5 @@ export default async function apiPlugin(fastify: FastifyInstance) {
     return sendApiError(reply, request, status, code, error.message)
   })
 
-  fastify.get(
-    '/health',
-    {
-      schema: {
-        response: {
-          200: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
-        },
-      },
-    },
-    async function reportHealth(_request, reply) {
-      reply.header('cache-control', 'no-store')
-      return { status: 'ok' as const }
-    },
-  )
-
-  fastify.get(
-    '/ready',
-    {
-      schema: {
-        response: {
-          200: { type: 'object', required: ['status'], properties: { status: { const: 'ready' } } },
-          503: API_ERROR_SCHEMA,
-        },
-      },
-    },
-    async function reportReadiness(request, reply) {
-      if (fastify.lifecycle.draining) {
-        return sendApiError(reply, request, 503, 'APP_ERR_DRAINING', 'This instance is shutting down')
-      }
-      reply.header('cache-control', 'no-store')
-      return { status: 'ready' as const }
-    },
-  )
+  for (const routes of opts.routes) await fastify.register(routes)
 }

@@ -3,7 +3,8 @@
  * (parsed) so tests can assert what the operator would read.
  */
 import { Writable } from 'node:stream'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
+import { apiRoutes } from '../../server/api/index.js'
 import { buildApp } from '../../server/app.js'
 import type { AppConfig } from '../../server/config.js'
 import { fixtureDefinition } from '../fixtures/app/server.js'
@@ -31,7 +32,13 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
   return { host: '127.0.0.1', port: 0, logLevel: 'info', trustProxy: false, clientDir, ...overrides }
 }
 
-export async function createTestApp(t: Test, which: BuiltApp = 'production', overrides: Partial<AppConfig> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  readonly config?: Partial<AppConfig>
+  /** Extra /api route modules, registered after the production ones. */
+  readonly apiRoutes?: readonly FastifyPluginAsync[]
+}
+
+export async function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
   const build = await buildFor(which)
   const logs: LogLine[] = []
   const logStream = new Writable({
@@ -40,8 +47,9 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', ove
       done()
     },
   })
-  const app = buildApp(testConfig(build.clientDir, overrides), {
+  const app = buildApp(testConfig(build.clientDir, options.config), {
     logStream,
+    apiRoutes: [...apiRoutes, ...(options.apiRoutes ?? [])],
     ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
   })
   t.teardown(() => app.close())

@@ -3,6 +3,7 @@
  * or installs it and passes CHROMIUM_PATH. Every page records console errors and
  * uncaught exceptions; tests assert there were none (or exactly the expected ones).
  */
+import tap from 'tap'
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core'
 
 type Test = { teardown(fn: () => unknown): void }
@@ -24,7 +25,8 @@ function launch(): Promise<Browser> {
   shared ??= chromium
     .launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS })
     .then((browser) => {
-      process.once('beforeExit', () => void browser.close())
+      // Closed when the file's last test is done, or the process would stay alive.
+      tap.teardown(() => browser.close())
       return browser
     })
   return shared

@@ -4,16 +4,17 @@ import { escapeHtml, serializeForScript } from '../../shared/html.js'
 const HOSTILE = '</script><script>alert(1)</script>'
 
 t.test('serializeForScript cannot close or confuse a script element', async (t) => {
-  const cases: Array<[value: unknown, mustNotContain: string[]]> = [
-    [{ text: HOSTILE }, ['</script', '<script']],
-    [{ text: '<!-- <script>' }, ['<!--', '<script']],
-    [{ text: 'line\u2028separator\u2029paragraph' }, ['\u2028', '\u2029']],
-    [['</SCRIPT>'], ['</SCRIPT']],
+  // Labels are plain ASCII: a raw U+2028 in a message would break the TAP stream.
+  const cases: Array<[label: string, value: unknown, mustNotContain: string[]]> = [
+    ['closing script tag', { text: HOSTILE }, ['</script', '<script']],
+    ['HTML comment opener', { text: '<!-- <script>' }, ['<!--', '<script']],
+    ['line and paragraph separators', { text: 'line\u2028separator\u2029paragraph' }, ['\u2028', '\u2029']],
+    ['upper-case closing tag', ['</SCRIPT>'], ['</SCRIPT']],
   ]
-  for (const [value, forbidden] of cases) {
+  for (const [label, value, forbidden] of cases) {
     const json = serializeForScript(value)
-    for (const text of forbidden) t.notOk(json.includes(text), `${JSON.stringify(value)} has no ${JSON.stringify(text)}`)
-    t.same(JSON.parse(json), value, 'and it parses back to the same value')
+    for (const text of forbidden) t.notOk(json.includes(text), `${label}: escaped`)
+    t.same(JSON.parse(json), value, `${label}: parses back to the same value`)
   }
 })
 

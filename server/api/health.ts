@@ -1,0 +1,42 @@
+/**
+ * Probes for the load balancer and the orchestrator: liveness (the process answers)
+ * and readiness (it wants traffic: 503 once it is draining for shutdown).
+ */
+import type { FastifyInstance } from 'fastify'
+import { API_ERROR_SCHEMA, sendApiError } from '../plugins/api.js'
+
+export default async function healthRoutes(api: FastifyInstance) {
+  api.get(
+    '/health',
+    {
+      schema: {
+        response: {
+          200: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
+        },
+      },
+    },
+    async function reportHealth(_request, reply) {
+      reply.header('cache-control', 'no-store')
+      return { status: 'ok' as const }
+    },
+  )
+
+  api.get(
+    '/ready',
+    {
+      schema: {
+        response: {
+          200: { type: 'object', required: ['status'], properties: { status: { const: 'ready' } } },
+          503: API_ERROR_SCHEMA,
+        },
+      },
+    },
+    async function reportReadiness(request, reply) {
+      if (api.lifecycle.draining) {
+        return sendApiError(reply, request, 503, 'APP_ERR_DRAINING', 'This instance is shutting down')
+      }
+      reply.header('cache-control', 'no-store')
+      return { status: 'ready' as const }
+    },
+  )
+}

@@ -1,0 +1,91 @@
+/**
+ * The example screens in real Chromium, against a listening server and the production
+ * client build: hydration, client-side navigation, history, the not-found page.
+ */
+import t from 'tap'
+import { listenTestApp } from '../helpers/app.js'
+import { openPage, waitForHydration } from '../helpers/browser.js'
+
+t.test('the example screens in Chromium', async (t) => {
+  const { origin } = await listenTestApp(t)
+
+  t.test('/items/7 hydrates without a console error and the counter counts', async (t) => {
+    const { page, errors } = await openPage(t)
+    const response = await page.goto(`${origin}/items/7`)
+    t.equal(response?.status(), 200)
+    await waitForHydration(page)
+    t.equal(await page.locator('tbody tr').count(), 200)
+    const counter = page.locator('button.counter')
+    await counter.click()
+    await counter.click()
+    await page.locator('button.counter', { hasText: 'Clicked 2 times' }).waitFor()
+    t.same(errors, [], 'no console error')
+  })
+
+  t.test('a link click swaps the page client-side, without a document request', async (t) => {
+    const { page, errors, documentRequests, dataRequests } = await openPage(t)
+    await page.goto(`${origin}/items/7`)
+    await waitForHydration(page)
+    await page.evaluate(() => ((window as any).__survivor = 'still here'))
+
+    await page.getByRole('link', { name: 'Item list 2' }).click()
+    await page.locator('h1', { hasText: 'Item list 2' }).waitFor()
+    t.equal(page.url(), `${origin}/items/2`)
+    t.equal(await page.title(), 'Item list 2')
+    t.equal(await page.locator('tbody tr').first().locator('td').nth(1).textContent(), 'row-2-0')
+    t.equal(await page.evaluate(() => (window as any).__survivor), 'still here', 'same document')
+    t.same(documentRequests, [`${origin}/items/7`], 'only the first page was a document load')
+    t.same(dataRequests, [`${origin}/_data/items/2`], 'the new page came as page data')
+    t.same(errors, [])
+  })
+
+  t.test('back and forward show the right pages without document loads', async (t) => {
+    const { page, errors, documentRequests } = await openPage(t)
+    await page.goto(`${origin}/`)
+    await waitForHydration(page)
+    await page.getByRole('link', { name: 'About' }).click()
+    await page.locator('h1', { hasText: 'About' }).waitFor()
+    await page.getByRole('link', { name: 'See item list 1' }).click()
+    await page.locator('h1', { hasText: 'Item list 1' }).waitFor()
+
+    await page.goBack()
+    await page.locator('h1', { hasText: 'About' }).waitFor()
+    t.equal(page.url(), `${origin}/about`)
+    t.equal(await page.title(), 'About')
+    await page.goBack()
+    await page.locator('h1', { hasText: 'Server-rendered React on Fastify' }).waitFor()
+    t.equal(page.url(), `${origin}/`)
+    await page.goForward()
+    await page.locator('h1', { hasText: 'About' }).waitFor()
+    await page.goForward()
+    await page.locator('h1', { hasText: 'Item list 1' }).waitFor()
+    t.same(documentRequests, [`${origin}/`], 'history moves never reloaded the document')
+    t.same(errors, [])
+  })
+
+  t.test('an unknown path shows the not-found page, hydrated, with a link home that works', async (t) => {
+    const { page, errors, documentRequests } = await openPage(t)
+    const response = await page.goto(`${origin}/nope`)
+    t.equal(response?.status(), 404)
+    await waitForHydration(page)
+    t.equal(await page.locator('h1').textContent(), '404: This page could not be found.')
+    t.equal(await page.title(), 'Page not found')
+    await page.getByRole('link', { name: 'Go to the home page' }).click()
+    await page.locator('h1', { hasText: 'Server-rendered React on Fastify' }).waitFor()
+    t.same(documentRequests, [`${origin}/nope`])
+    // Chromium reports the document's own 404 status in the console; nothing else may appear.
+    t.same(errors, ['Failed to load resource: the server responded with a status of 404 (Not Found)'])
+  })
+
+  t.test('a modified click (new tab) is left to the browser', async (t) => {
+    const { page } = await openPage(t)
+    await page.goto(`${origin}/items/7`)
+    await waitForHydration(page)
+    const [popup] = await Promise.all([
+      page.context().waitForEvent('page'),
+      page.getByRole('link', { name: 'About' }).click({ modifiers: ['Shift'] }),
+    ])
+    t.ok(popup, 'a new window opened')
+    t.equal(page.url(), `${origin}/items/7`, 'the current page stayed')
+  })
+})

@@ -1,0 +1,46 @@
+import t from 'tap'
+import { ConfigError, loadConfig } from '../../server/config.js'
+
+t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t) => {
+  const config = loadConfig({})
+  t.equal(config.port, 3000)
+  t.equal(config.host, '127.0.0.1')
+  t.equal(config.logLevel, 'info')
+  t.equal(config.trustProxy, false)
+})
+
+t.test('valid values are parsed into their types', async (t) => {
+  const cases: Array<[Record<string, string>, Partial<ReturnType<typeof loadConfig>>]> = [
+    [{ PORT: '8080' }, { port: 8080 }],
+    [{ PORT: '0' }, { port: 0 }],
+    [{ HOST: '0.0.0.0' }, { host: '0.0.0.0' }],
+    [{ LOG_LEVEL: 'warn' }, { logLevel: 'warn' }],
+    [{ TRUST_PROXY: 'true' }, { trustProxy: true }],
+    [{ TRUST_PROXY: 'false' }, { trustProxy: false }],
+    [{ TRUST_PROXY: '2' }, { trustProxy: 2 }],
+    [{ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }, { trustProxy: ['10.0.0.0/8', '127.0.0.1'] }],
+    [{ TRUST_PROXY: '::1,fd00::/8' }, { trustProxy: ['::1', 'fd00::/8'] }],
+  ]
+  for (const [env, expected] of cases) t.match(loadConfig(env), expected, JSON.stringify(env))
+})
+
+t.test('a bad value is refused with a message naming the variable', async (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ PORT: 'eighty' }, 'PORT'],
+    [{ PORT: '-1' }, 'PORT'],
+    [{ PORT: '70000' }, 'PORT'],
+    [{ PORT: '80.5' }, 'PORT'],
+    [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/8,evil' }, 'TRUST_PROXY'],
+  ]
+  for (const [env, variable] of cases) {
+    t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env))
+    try {
+      loadConfig(env)
+    } catch (error) {
+      t.equal((error as ConfigError).variable, variable)
+      t.match((error as Error).message, new RegExp(`^${variable} `))
+    }
+  }
+})

@@ -1,0 +1,88 @@
+import t from 'tap'
+import { createTestApp } from '../../helpers/app.js'
+import fixtureApiRoutes, { API_SECRET } from '../../fixtures/api.js'
+
+t.test('/api', async (t) => {
+  const { app } = await createTestApp(t)
+
+  t.test('/api/health answers 200 JSON, never cached', async (t) => {
+    const res = await app.inject('/api/health')
+    t.equal(res.statusCode, 200)
+    t.match(res.headers['content-type'], /^application\/json/)
+    t.equal(res.headers['cache-control'], 'no-store')
+    t.same(res.json(), { status: 'ok' })
+  })
+
+  t.test('/api/ready answers 200 while serving and 503 once draining', async (t) => {
+    t.same((await app.inject('/api/ready')).json(), { status: 'ready' })
+    app.lifecycle.draining = true
+    t.teardown(() => {
+      app.lifecycle.draining = false
+    })
+    const res = await app.inject('/api/ready')
+    t.equal(res.statusCode, 503)
+    t.equal(res.json().error.code, 'APP_ERR_DRAINING')
+    t.equal((await app.inject('/api/health')).statusCode, 200, 'liveness is unaffected')
+  })
+
+  t.test('an unknown API path is a JSON 404 with code, message and request id', async (t) => {
+    for (const [method, url] of [
+      ['GET', '/api/nope'],
+      ['GET', '/api'],
+      ['GET', '/api/'],
+      ['POST', '/api/health/more'],
+      ['DELETE', '/api/nope?x=1'],
+    ] as const) {
+      const res = await app.inject({ method, url })
+      t.equal(res.statusCode, 404, `${method} ${url}`)
+      t.match(res.headers['content-type'], /^application\/json/)
+      const { error } = res.json()
+      t.equal(error.code, 'APP_ERR_NOT_FOUND')
+      t.equal(error.message, `No API route ${method} ${url.split('?')[0]}`)
+      t.match(error.requestId, /^[0-9a-f-]{36}$/)
+    }
+  })
+
+  t.test('a method the route does not have is a JSON 404 too, not an HTML page', async (t) => {
+    const res = await app.inject({ method: 'POST', url: '/api/health' })
+    t.equal(res.statusCode, 404)
+    t.equal(res.json().error.code, 'APP_ERR_NOT_FOUND')
+  })
+})
+
+t.test('/api errors', async (t) => {
+  const { app, logs } = await createTestApp(t, 'production', { apiRoutes: [fixtureApiRoutes] })
+
+  t.test('a body failing its schema is a 400 that names the field', async (t) => {
+    const res = await app.inject({ method: 'POST', url: '/api/echo', payload: { count: 'many' } })
+    t.equal(res.statusCode, 400)
+    const { error } = res.json()
+    t.equal(error.code, 'APP_ERR_VALIDATION')
+    t.match(error.message, /count/)
+    t.match(error.requestId, /^[0-9a-f-]{36}$/)
+    const ok = await app.inject({ method: 'POST', url: '/api/echo', payload: { count: 3 } })
+    t.same(ok.json(), { count: 3 })
+  })
+
+  t.test('a body that is not JSON is a 400, a wrong content type a 415', async (t) => {
+    const broken = await app.inject({ method: 'POST', url: '/api/echo', headers: { 'content-type': 'application/json' }, payload: '{"count":' })
+    t.equal(broken.statusCode, 400)
+    t.match(broken.json().error.message, /JSON/i)
+    const text = await app.inject({ method: 'POST', url: '/api/echo', headers: { 'content-type': 'application/xml' }, payload: '<x/>' })
+    t.equal(text.statusCode, 415)
+    t.ok(text.json().error.code)
+  })
+
+  t.test('a failing handler is a 500 with a digest; the message stays in the log', async (t) => {
+    const res = await app.inject('/api/explode')
+    t.equal(res.statusCode, 500)
+    const { error } = res.json()
+    t.equal(error.code, 'APP_ERR_INTERNAL')
+    t.equal(error.message, 'Internal server error')
+    t.match(error.digest, /^[0-9a-z]+$/)
+    t.notMatch(res.body, API_SECRET)
+    const line = logs.find((l) => l.msg === 'api request failed' && l.digest === error.digest)
+    t.equal(line?.reqId, error.requestId, 'the log line has the request id the client saw')
+    t.equal(line?.err?.message, API_SECRET)
+  })
+})

@@ -1,0 +1,53 @@
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import t from 'tap'
+import { createTestApp } from '../../helpers/app.js'
+
+t.test('hashed assets', async (t) => {
+  const { app, build } = await createTestApp(t)
+
+  t.test('the entry script is served immutable for a year', async (t) => {
+    const res = await app.inject(build.manifest.entry.file)
+    t.equal(res.statusCode, 200)
+    t.match(res.headers['content-type'], /^(text|application)\/javascript/)
+    t.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable')
+    t.match(res.body, /hydrateRoot|createRoot|__page_data/, 'it is the client bundle')
+  })
+
+  t.test('route chunks and the stylesheet are served immutable too', async (t) => {
+    for (const file of [build.manifest.routes.items!.file, build.manifest.css[0]!]) {
+      const res = await app.inject(file)
+      t.equal(res.statusCode, 200, file)
+      t.equal(res.headers['cache-control'], 'public, max-age=31536000, immutable', file)
+    }
+  })
+
+  t.test('an unknown asset is a plain 404, never the HTML page', async (t) => {
+    for (const url of ['/assets/nope-ABCDEF.js', '/assets/chunk-nope.css']) {
+      const res = await app.inject(url)
+      t.equal(res.statusCode, 404, url)
+      t.match(res.headers['content-type'], /^text\/plain/, url)
+      t.notMatch(res.body, '<html', url)
+    }
+  })
+
+  t.test('paths that climb out of the assets folder never reach the build files', async (t) => {
+    for (const url of ['/assets/../manifest.json', '/assets/%2e%2e/manifest.json', '/assets/..%2fmanifest.json']) {
+      const res = await app.inject(url)
+      t.ok(res.statusCode === 403 || res.statusCode === 404, `${url} refused (${res.statusCode})`)
+      t.notMatch(res.body, '"routes"', `${url} does not leak the manifest`)
+    }
+  })
+
+  t.test('source maps are built but not served', async (t) => {
+    const maps = readdirSync(path.join(build.clientDir, 'assets')).filter((f) => f.endsWith('.map'))
+    t.ok(maps.length > 0, 'the build wrote source maps')
+    const res = await app.inject(`/assets/${maps[0]}`)
+    t.equal(res.statusCode, 404)
+  })
+
+  t.test('the manifest is not served', async (t) => {
+    t.equal((await app.inject('/manifest.json')).statusCode, 404)
+    t.equal((await app.inject('/assets/manifest.json')).statusCode, 404)
+  })
+})
