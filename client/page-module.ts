@@ -29,3 +29,6 @@ export function definePage<R extends AnyRoute>(_route: R, page: PageModule<R>): 
 export type PageImports<Table extends RouteTable> = {
   readonly [Id in keyof Table]: () => Promise<{ default: PageModule<Table[Id]> }>
 }
+
+/** The page imports of any application, as the runtime (which serves any table) sees them. */
+export type AnyPageImports = Readonly<Record<string, () => Promise<{ default: PageModule<any> }>>>

@@ -25,11 +25,16 @@ declare module 'fastify' {
   }
 }
 
+/** Longer than any sane render: a render still running then is stuck. */
+const DEFAULT_RENDER_TIMEOUT_MS = 10_000
+
 export interface BuildAppOptions {
   /** The pages to serve; the production application unless a test gives its own. */
   readonly definition?: AnyAppDefinition
   /** The /api route modules; the production ones unless a test gives its own. */
   readonly apiRoutes?: readonly FastifyPluginAsync[]
+  /** How long a page render may run before it is aborted; 10 s unless a test shortens it. */
+  readonly renderTimeoutMs?: number
   /** Where log lines go (tests capture them); stdout otherwise. */
   readonly logStream?: NodeJS.WritableStream
 }
@@ -49,6 +54,10 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   app.register(securityPlugin)
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
-  app.register(pagesPlugin, { definition: options.definition ?? appDefinition, manifest })
+  app.register(pagesPlugin, {
+    definition: options.definition ?? appDefinition,
+    manifest,
+    renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
+  })
   return app
 }

@@ -62,11 +62,11 @@ export function redirect(to: string, status: RedirectStatus = 302): RedirectErro
 }
 
 export function isNotFound(error: unknown): error is NotFoundError {
-  return typeof error === 'object' && error !== null && (error as any)[KIND] === 'not-found'
+  return typeof error === 'object' && error !== null && (error as { [KIND]?: unknown })[KIND] === 'not-found'
 }
 
 export function isRedirect(error: unknown): error is RedirectError {
-  return typeof error === 'object' && error !== null && (error as any)[KIND] === 'redirect'
+  return typeof error === 'object' && error !== null && (error as { [KIND]?: unknown })[KIND] === 'redirect'
 }
 
 /**

@@ -5,7 +5,7 @@
  * loads the URL as a document, so the user never faces a dead page.
  */
 import { dataUrl, isPayload, type RedirectPayload } from '../../shared/page-payload.js'
-import type { Router, RouteTable } from '../../shared/route-table.js'
+import type { Router } from '../../shared/route-table.js'
 import type { ReadyPage } from './page-source.js'
 import type { PageModules } from './page-modules.js'
 
@@ -16,7 +16,8 @@ export type LoadResult =
 
 export interface LoadContext {
   readonly buildId: string
-  readonly router: Router<RouteTable>
+  /** Any application's router: only `match` is used. */
+  readonly router: Pick<Router<any>, 'match'>
   readonly modules: PageModules
 }
 

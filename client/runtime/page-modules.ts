@@ -1,16 +1,15 @@
-import type { PageImports, PageModule } from '../page-module.js'
-import type { RouteTable } from '../../shared/route-table.js'
+import type { AnyPageImports, PageModule } from '../page-module.js'
 
 /**
  * Loads route chunks once and remembers them, so a page already loaded renders
  * synchronously (hydration and back/forward need that).
  */
 export class PageModules {
-  readonly #imports: PageImports<RouteTable>
+  readonly #imports: AnyPageImports
   readonly #loaded = new Map<string, PageModule>()
   readonly #loading = new Map<string, Promise<PageModule>>()
 
-  constructor(imports: PageImports<RouteTable>) {
+  constructor(imports: AnyPageImports) {
     this.#imports = imports
   }
 

@@ -29,10 +29,10 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
   const payload = JSON.parse(bootstrap.textContent) as AnyPayload
   if (payload.kind === 'redirect') throw new Error('A document never carries a redirect payload')
 
-  const modules = new PageModules(app.pages as unknown as PageImports<RouteTable>)
+  const modules = new PageModules(app.pages)
   const store = new PageStore({
     buildId: payload.buildId,
-    router: app.router as unknown as Router<RouteTable>,
+    router: app.router,
     modules,
     onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
   })

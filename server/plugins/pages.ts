@@ -17,6 +17,7 @@ import { streamPage } from '../render/render-page.js'
 export interface PagesPluginOptions {
   readonly definition: AnyAppDefinition
   readonly manifest: BuildManifest
+  readonly renderTimeoutMs: number
 }
 
 /**
@@ -49,6 +50,7 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
       search,
       nonce: reply.cspNonce.script,
       headers: { 'cache-control': cachePolicy(resolution.payload) },
+      timeoutMs: opts.renderTimeoutMs,
     })
     return reply
   })

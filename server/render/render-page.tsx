@@ -2,8 +2,9 @@
  * Streams one page: the document head goes out as soon as React's shell is ready,
  * then React's HTML, then the document tail. The status is already decided (the
  * loader ran before this), except that a shell that fails to render becomes the 500
- * page. A render that runs longer than RENDER_TIMEOUT_MS is aborted, and so is one
- * whose client went away.
+ * page. A render that runs longer than its timeout is aborted (pending Suspense
+ * boundaries fall back to rendering in the browser; a shell still pending becomes the
+ * 500 page), and so is one whose client went away.
  */
 import { Transform } from 'node:stream'
 import type { FastifyReply } from 'fastify'
@@ -16,9 +17,6 @@ import type { BuildManifest } from '../../shared/build-manifest.js'
 import { digestOf } from '../../shared/digest.js'
 import { DOCUMENT_TAIL, renderDocumentHead, renderShellErrorDocument } from './document.js'
 
-/** Longer than any sane render; a render still running then is stuck. */
-export const RENDER_TIMEOUT_MS = 10_000
-
 export interface StreamPageOptions {
   readonly manifest: BuildManifest
   readonly page: ReadyPage
@@ -27,6 +25,8 @@ export interface StreamPageOptions {
   readonly nonce: string
   /** Headers that depend on the page (cache policy), set only if the shell renders. */
   readonly headers: Readonly<Record<string, string>>
+  /** A render still running after this long is aborted. */
+  readonly timeoutMs: number
 }
 
 export function streamPage(reply: FastifyReply, options: StreamPageOptions): Promise<void> {
@@ -77,7 +77,7 @@ export function streamPage(reply: FastifyReply, options: StreamPageOptions): Pro
         },
       },
     )
-    timer = setTimeout(() => abort(new Error(`Render did not finish within ${RENDER_TIMEOUT_MS} ms`)), RENDER_TIMEOUT_MS)
+    timer = setTimeout(() => abort(new Error(`Render did not finish within ${options.timeoutMs} ms`)), options.timeoutMs)
     reply.raw.on('close', () => {
       if (!reply.raw.writableFinished) abort(new Error('Client closed the connection'))
     })

@@ -36,6 +36,7 @@ export interface TestAppOptions {
   readonly config?: Partial<AppConfig>
   /** Extra /api route modules, registered after the production ones. */
   readonly apiRoutes?: readonly FastifyPluginAsync[]
+  readonly renderTimeoutMs?: number
 }
 
 export async function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
@@ -50,6 +51,7 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
   const app = buildApp(testConfig(build.clientDir, options.config), {
     logStream,
     apiRoutes: [...apiRoutes, ...(options.apiRoutes ?? [])],
+    ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
   })
   t.teardown(() => app.close())

@@ -149,6 +149,17 @@ t.test('page data', async (t) => {
   })
 })
 
+t.test('a render that never finishes is aborted at the timeout: 500 page, logged', async (t) => {
+  const { app, logs } = await createTestApp(t, 'fixture', { renderTimeoutMs: 200 })
+  const res = await app.inject('/stuck')
+  t.equal(res.statusCode, 500)
+  t.match(res.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
+  const line = logs.find((l) => l.msg === 'render failed')
+  t.match(line?.err?.message, 'Render did not finish within 200 ms')
+  t.match(res.body, `Digest: ${line?.digest}`, 'the page shows the digest of the logged failure')
+  t.equal((await app.inject('/target')).statusCode, 200, 'the server keeps serving')
+})
+
 t.test('loader outcomes (fixture routes)', async (t) => {
   const { app, logs } = await createTestApp(t, 'fixture')
 
