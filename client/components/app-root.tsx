@@ -1,6 +1,9 @@
 import { useEffect } from 'react'
-import { Router, type AroundNavHandler } from 'wouter'
+import { Router } from 'wouter'
+import { NavigationContext } from '../runtime/navigation-context.js'
+import type { NavigationEngine } from '../runtime/navigation-engine.js'
 import { PageSourceContext, type PageSource } from '../runtime/page-source.js'
+import { NavigationProgress, RouteAnnouncer } from './navigation-status.js'
 import { PageHost } from './page-host.js'
 import { RootErrorBoundary } from './root-error-boundary.js'
 
@@ -9,25 +12,29 @@ export interface AppRootProps {
   /** Server only: the request's path and search, so wouter renders that location. */
   readonly ssrPath?: string
   readonly ssrSearch?: string
-  /** Browser only: loads a page's chunk and data before the URL changes. */
-  readonly aroundNav?: AroundNavHandler
+  /** Browser only: loads pages ahead of and during navigation. */
+  readonly navigation?: NavigationEngine
   /** Browser only: called once, after hydration has committed. */
   readonly onHydrated?: () => void
 }
 
 /** The whole React tree. The server and the browser render this same tree. */
-export function AppRoot({ source, ssrPath, ssrSearch, aroundNav, onHydrated }: AppRootProps) {
+export function AppRoot({ source, ssrPath, ssrSearch, navigation, onHydrated }: AppRootProps) {
   // Effects never run on the server, and the first one runs right after hydration.
   useEffect(() => onHydrated?.(), [onHydrated])
   return (
     <PageSourceContext.Provider value={source}>
-      <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={aroundNav}>
-        <RootErrorBoundary>
-          <main id="main">
-            <PageHost />
-          </main>
-        </RootErrorBoundary>
-      </Router>
+      <NavigationContext.Provider value={navigation ?? null}>
+        <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={navigation?.aroundNav}>
+          <NavigationProgress />
+          <RootErrorBoundary>
+            <main id="main" tabIndex={-1}>
+              <PageHost />
+            </main>
+          </RootErrorBoundary>
+          <RouteAnnouncer />
+        </Router>
+      </NavigationContext.Provider>
     </PageSourceContext.Provider>
   )
 }

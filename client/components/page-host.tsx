@@ -1,6 +1,7 @@
-import { useContext, useEffect, useRef, useSyncExternalStore } from 'react'
+import { useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { locationKey } from '../../shared/page-payload.js'
+import { NavigationContext } from '../runtime/navigation-context.js'
 import { PageSourceContext, type ReadyPage } from '../runtime/page-source.js'
 import { titleOf } from '../runtime/page-title.js'
 import { ErrorPage } from './error-page.js'
@@ -13,25 +14,29 @@ import { NotFoundPage } from './not-found-page.js'
  */
 export function PageHost() {
   const source = useContext(PageSourceContext)
+  const engine = useContext(NavigationContext)
   if (!source) throw new Error('PageHost needs a PageSourceContext provider')
   const [pathname] = useLocation()
   const key = locationKey(pathname, useSearch())
   const read = () => source.read(key)
   const page = useSyncExternalStore(source.subscribe, read, read)
 
-  const lastShown = useRef<ReadyPage | undefined>(page)
-  if (page) lastShown.current = page
-  const shown = page ?? lastShown.current
+  const lastShown = useRef<{ key: string; page: ReadyPage } | undefined>(undefined)
+  if (page && (lastShown.current?.page !== page || lastShown.current.key !== key)) lastShown.current = { key, page }
+  const shown = lastShown.current
 
   useEffect(() => {
     if (!page) source.request(key)
   }, [page, key, source])
 
-  useEffect(() => {
-    if (shown) document.title = titleOf(shown)
-  }, [shown])
+  // Before paint: the title, then scroll and focus for a page that arrived by navigation.
+  useLayoutEffect(() => {
+    if (!shown) return
+    document.title = titleOf(shown.page)
+    engine?.pageShown(shown.key, document.title)
+  }, [shown, engine])
 
-  return shown ? <PageView page={shown} /> : null
+  return shown ? <PageView page={shown.page} /> : null
 }
 
 function PageView({ page }: { page: ReadyPage }) {

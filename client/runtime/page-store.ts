@@ -44,13 +44,23 @@ export class PageStore implements PageSource {
     for (const listener of this.#listeners) listener()
   }
 
-  /** True while the cached page of `key` is young enough to show without asking again. */
+  /**
+   * True while the cached page of `key` is young enough to show without asking again:
+   * 300 s for a static route, 30 s otherwise, from when it was fetched. A server
+   * failure is never fresh, so the next visit asks again.
+   */
   isFresh(key: string): boolean {
     const entry = this.#entries.get(key)
     if (!entry) return false
     const { payload } = entry.page
+    if (payload.kind === 'error' && payload.status >= 500) return false
     const ttl = payload.kind === 'page' && payload.mode === 'static' ? STATIC_DATA_TTL_MS : DYNAMIC_DATA_TTL_MS
     return this.#now() - entry.fetchedAt < ttl
+  }
+
+  /** True while a load of `key` is under way. */
+  isLoading(key: string): boolean {
+    return this.#inFlight.has(key)
   }
 
   /**

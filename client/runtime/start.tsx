@@ -9,7 +9,7 @@ import { locationKey, type AnyPayload } from '../../shared/page-payload.js'
 import type { Router, RouteTable } from '../../shared/route-table.js'
 import { AppRoot } from '../components/app-root.js'
 import type { PageImports } from '../page-module.js'
-import { createAroundNav } from './navigation.js'
+import { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'
 import { PageStore } from './page-store.js'
 
@@ -39,10 +39,9 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
   const module = payload.kind === 'page' ? await modules.load(payload.routeId) : undefined
   store.set(locationKey(window.location.pathname, window.location.search), { payload, module })
 
-  hydrateRoot(
-    container,
-    <AppRoot source={store} aroundNav={createAroundNav({ store, hardNavigate })} onHydrated={markHydrated} />,
-  )
+  // Created before hydration: its popstate listener must come before wouter's.
+  const navigation = new NavigationEngine({ store, hardNavigate })
+  hydrateRoot(container, <AppRoot source={store} navigation={navigation} onHydrated={markHydrated} />)
 }
 
 /**

@@ -30,6 +30,17 @@ t.test('loader outcomes and render errors in Chromium', async (t) => {
     t.ok(errors.some((e) => e.includes('Rendering failed in the browser')), 'the error is in the console')
   })
 
+  t.test('prefetching links to failing pages costs nothing but their HTTP status in the console', async (t) => {
+    const { page, errors, failedResources } = await startAt(t)
+    await page.waitForFunction(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/_data/')).length >= 5)
+    t.same(errors, [])
+    t.same(
+      [...new Set(failedResources)].sort(),
+      [`${origin}/_data/failing`, `${origin}/_data/missing/absent`],
+      'only the 404 and 500 page data show up',
+    )
+  })
+
   t.test('a link to a redirecting page lands on the target, client-side', async (t) => {
     const { page, errors, documentRequests } = await startAt(t)
     await page.getByRole('link', { name: 'Moved' }).click()

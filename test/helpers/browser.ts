@@ -34,12 +34,19 @@ function launch(): Promise<Browser> {
 
 export interface TrackedPage {
   readonly page: Page
-  /** Console errors and uncaught exceptions, in order. */
+  /** Console errors and uncaught exceptions, in order (resource statuses apart). */
   readonly errors: string[]
+  /**
+   * URLs whose HTTP error status Chromium reported in the console ("Failed to load
+   * resource: ... 404"): expected for a 404 document or a prefetched failing page.
+   */
+  readonly failedResources: string[]
   /** Every document (full page load) request the page made. */
   readonly documentRequests: string[]
-  /** Every page-data request. */
+  /** Every page-data request, when it was sent. */
   readonly dataRequests: string[]
+  /** Every page-data request whose answer has fully arrived. */
+  readonly dataFinished: string[]
 }
 
 export async function openPage(t: Test, options: BrowserContextOptions = {}): Promise<TrackedPage> {
@@ -48,17 +55,25 @@ export async function openPage(t: Test, options: BrowserContextOptions = {}): Pr
   t.teardown(() => context.close())
   const page = await context.newPage()
   const errors: string[] = []
+  const failedResources: string[] = []
   const documentRequests: string[] = []
   const dataRequests: string[] = []
+  const dataFinished: string[] = []
+  const isData = (request: Request) => new URL(request.url()).pathname.startsWith('/_data/')
+  page.on('requestfinished', (request) => {
+    if (isData(request)) dataFinished.push(request.url())
+  })
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text())
+    if (message.type() !== 'error') return
+    if (message.text().startsWith('Failed to load resource:')) failedResources.push(message.location().url)
+    else errors.push(message.text())
   })
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`))
   page.on('request', (request: Request) => {
     if (request.resourceType() === 'document') documentRequests.push(request.url())
-    if (new URL(request.url()).pathname.startsWith('/_data/')) dataRequests.push(request.url())
+    if (isData(request)) dataRequests.push(request.url())
   })
-  return { page, errors, documentRequests, dataRequests }
+  return { page, errors, failedResources, documentRequests, dataRequests, dataFinished }
 }
 
 /** Resolves once React has hydrated the page (client/runtime/start.tsx marks `<html>`). */

@@ -1,0 +1,32 @@
+/**
+ * One IntersectionObserver for every prefetching link on the page (DESIGN §5): a link
+ * coming within ~200 px of the viewport asks for a prefetch; leaving it cancels the
+ * prefetch if that has not started yet.
+ */
+import type { NavigationEngine } from './navigation-engine.js'
+
+const ROOT_MARGIN = '200px'
+
+const observed = new Map<Element, { readonly href: string; readonly engine: NavigationEngine }>()
+let observer: IntersectionObserver | undefined
+
+function onIntersection(entries: IntersectionObserverEntry[]): void {
+  for (const entry of entries) {
+    const link = observed.get(entry.target)
+    if (!link) continue
+    if (entry.isIntersecting) link.engine.prefetch(link.href, 'viewport')
+    else link.engine.cancelPrefetch(link.href)
+  }
+}
+
+/** Watches `element`; the returned function stops watching it. */
+export function observeLink(element: Element, href: string, engine: NavigationEngine): () => void {
+  if (typeof IntersectionObserver === 'undefined') return () => {}
+  observer ??= new IntersectionObserver(onIntersection, { rootMargin: ROOT_MARGIN })
+  observed.set(element, { href, engine })
+  observer.observe(element)
+  return () => {
+    observed.delete(element)
+    observer?.unobserve(element)
+  }
+}

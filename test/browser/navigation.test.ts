@@ -1,0 +1,226 @@
+/**
+ * The navigation engine in Chromium (DESIGN §5): the prefetch queue, the page-data
+ * cache's lifetimes, the fallbacks to a document load, supersession, scroll, focus,
+ * title and announcement. Request interception holds or alters answers; Playwright's
+ * clock moves time where the rule is about time.
+ */
+import type { Route } from 'playwright-core'
+import t from 'tap'
+import { listenTestApp } from '../helpers/app.js'
+import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
+import { waitUntil } from '../helpers/wait.js'
+import { LINK_COUNT } from '../fixtures/app/routes.js'
+
+type Test = Parameters<typeof openPage>[0]
+
+/** Lets the main thread run: React commits and effects have happened after this. */
+async function settle(tracked: TrackedPage): Promise<void> {
+  await tracked.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
+}
+
+t.test('navigation engine', async (t) => {
+  const { origin } = await listenTestApp(t, 'fixture')
+  const countOf = (tracked: TrackedPage, path: string) =>
+    tracked.dataRequests.filter((url) => url === `${origin}/_data${path}`).length
+
+  async function open(t: Test, path: string, setup?: (tracked: TrackedPage) => Promise<void>) {
+    const tracked = await openPage(t)
+    await setup?.(tracked)
+    await tracked.page.goto(origin + path)
+    await waitForHydration(tracked.page)
+    return tracked
+  }
+
+  t.test('20 links in view: never more than 5 page-data requests in flight, and all 20 arrive', async (t) => {
+    const held: Route[] = []
+    let inFlight = 0
+    let maxInFlight = 0
+    const tracked = await open(t, '/links', async ({ page }) => {
+      await page.route(/\/_data\/target\?i=\d+$/, (route) => {
+        maxInFlight = Math.max(maxInFlight, ++inFlight)
+        held.push(route)
+      })
+    })
+    await waitUntil(() => held.length === 5, 'the first 5 prefetches are held')
+    let released = 0
+    while (released < LINK_COUNT) {
+      const route = held[released++]!
+      inFlight--
+      await route.continue()
+      if (released <= LINK_COUNT - 5) await waitUntil(() => held.length === released + 5, `prefetch ${released + 5} starts`)
+    }
+    t.equal(maxInFlight, 5, 'the queue filled up to 5, never beyond')
+    t.equal(held.length, LINK_COUNT, 'every link was prefetched')
+    const urls = held.map((route) => new URL(route.request().url()).search)
+    t.same(urls, Array.from({ length: LINK_COUNT }, (_, i) => `?i=${i}`), 'first in, first out')
+    t.same(tracked.errors, [])
+  })
+
+  t.test('hover prefetches; the click then sends no request and shows the page', async (t) => {
+    const tracked = await open(t, '/long')
+    const link = tracked.page.getByRole('link', { name: 'Target from the bottom' })
+    const prefetched = tracked.page.waitForResponse(`${origin}/_data/target?from=long`)
+    await link.hover()
+    await prefetched
+    await link.click()
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.equal(countOf(tracked, '/target?from=long'), 1, 'one request, the prefetch')
+    t.same(tracked.documentRequests, [`${origin}/long`])
+  })
+
+  t.test('prefetched data of a dynamic page is used for 30 s, then fetched again', async (t) => {
+    const tracked = await open(t, '/links', async ({ page }) => page.clock.install())
+    await waitUntil(() => tracked.dataFinished.includes(`${origin}/_data/target?i=3`), 'the viewport prefetch arrived')
+    await settle(tracked) // and went into the cache
+    await tracked.page.clock.fastForward(31_000)
+    await tracked.page.getByRole('link', { name: 'Target 3', exact: true }).click()
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    await waitUntil(() => countOf(tracked, '/target?i=3') === 2, 'a second request for the page')
+    t.equal(countOf(tracked, '/target?i=3'), 2, 'fetched again on click after 31 s')
+  })
+
+  t.test('a static page prefetched 299 s ago is not fetched again; 301 s ago it is', async (t) => {
+    const tracked = await open(t, '/long', async ({ page }) => page.clock.install())
+    const link = tracked.page.getByRole('link', { name: 'Static from the bottom' })
+    const first = tracked.page.waitForResponse(`${origin}/_data/static-page`)
+    await link.hover()
+    await first
+    await tracked.page.clock.fastForward(299_000)
+    await link.click()
+    await tracked.page.locator('h1', { hasText: 'Static' }).waitFor()
+    t.equal(countOf(tracked, '/static-page'), 1, 'no request at 299 s')
+
+    await tracked.page.goBack()
+    await tracked.page.locator('h1', { hasText: 'Long' }).waitFor()
+    t.equal(countOf(tracked, '/static-page'), 1, 'back at the links, still fresh at 299 s')
+    await tracked.page.clock.fastForward(2_000)
+    await link.click()
+    await tracked.page.locator('h1', { hasText: 'Static' }).waitFor()
+    await waitUntil(() => countOf(tracked, '/static-page') === 2, 'a second request for the static page')
+    t.equal(countOf(tracked, '/static-page'), 2, 'fetched again at 301 s')
+  })
+
+  t.test('an answer held past 3800 ms becomes a document load of the target; slow shows progress', async (t) => {
+    const tracked = await open(t, '/links', async ({ page }) => {
+      await page.clock.install()
+      await page.route(`${origin}/_data/target?slow=1`, () => {}) // never answered
+    })
+    await tracked.page.getByRole('link', { name: 'Slow' }).click()
+    await waitUntil(() => countOf(tracked, '/target?slow=1') === 1, 'the data request')
+    await tracked.page.clock.fastForward(200)
+    await tracked.page.getByRole('progressbar', { name: 'Loading page' }).waitFor()
+    t.equal(tracked.page.url(), `${origin}/links`, 'the URL has not changed while loading')
+    const documentLoad = tracked.page.waitForRequest(
+      (request) => request.resourceType() === 'document' && request.url() === `${origin}/target?slow=1`,
+    )
+    await tracked.page.clock.fastForward(3_700)
+    await documentLoad
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.equal(tracked.page.url(), `${origin}/target?slow=1`)
+  })
+
+  t.test('an answer from another build becomes a document load of the target', async (t) => {
+    const tracked = await open(t, '/links', async ({ page }) => {
+      await page.route(`${origin}/_data/target?skew=1`, async (route) => {
+        const response = await route.fetch()
+        const body = { ...(await response.json()), buildId: 'another-build' }
+        await route.fulfill({ response, json: body })
+      })
+    })
+    await tracked.page.getByRole('link', { name: 'Skewed' }).click()
+    await tracked.page.waitForURL(`${origin}/target?skew=1`)
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/target?skew=1`])
+  })
+
+  t.test('a route chunk that fails to load (removed by a deploy) becomes a document load', async (t) => {
+    const tracked = await open(t, '/links', async ({ page }) => {
+      await page.route(/\/assets\/chunky-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }))
+    })
+    await tracked.page.getByRole('link', { name: 'Chunky' }).click()
+    await tracked.page.waitForURL(`${origin}/chunky`)
+    await tracked.page.locator('h1', { hasText: 'Chunky' }).waitFor()
+    t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/chunky`])
+  })
+
+  t.test('a newer navigation supersedes an older one, which never renders', async (t) => {
+    let release: (() => Promise<void>) | undefined
+    const tracked = await open(t, '/links', async ({ page }) => {
+      await page.route(`${origin}/_data/target?first=1`, (route) => {
+        release = () => route.continue()
+      })
+    })
+    await tracked.page.getByRole('link', { name: 'First' }).click()
+    await waitUntil(() => release !== undefined, 'the first navigation is loading')
+    await tracked.page.getByRole('link', { name: 'Static' }).click()
+    await tracked.page.locator('h1', { hasText: 'Static' }).waitFor()
+    const answered = tracked.page.waitForResponse(`${origin}/_data/target?first=1`)
+    await release!()
+    await answered
+    await settle(tracked)
+    t.equal(tracked.page.url(), `${origin}/static-page`)
+    t.equal(await tracked.page.locator('h1').textContent(), 'Static')
+    await tracked.page.goBack()
+    await tracked.page.locator('h1', { hasText: 'Links' }).waitFor()
+    t.equal(tracked.page.url(), `${origin}/links`, 'the superseded URL never entered history')
+  })
+
+  t.test('scroll goes to the top on push and back on back/forward; title, focus and announcement follow', async (t) => {
+    const tracked = await open(t, '/long')
+    const { page } = tracked
+    const link = page.getByRole('link', { name: 'Target from the bottom' })
+    await link.scrollIntoViewIfNeeded()
+    const scrolled = await page.evaluate(() => window.scrollY)
+    t.ok(scrolled > 1000, `scrolled down (${scrolled}px)`)
+
+    await link.click()
+    await page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.equal(await page.evaluate(() => window.scrollY), 0, 'the new page starts at the top')
+    t.equal(await page.title(), 'Target: Fixture target')
+    t.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'focus moved to the page')
+    t.equal(await page.locator('#route-announcer').textContent(), 'Target: Fixture target', 'announced')
+    t.equal(await page.locator('#route-announcer').getAttribute('aria-live'), 'polite')
+
+    await page.goBack()
+    await page.locator('h1', { hasText: 'Long' }).waitFor()
+    await page.waitForFunction((y) => window.scrollY === y, scrolled)
+    t.equal(await page.title(), 'Long')
+    await page.goForward()
+    await page.locator('h1', { hasText: 'Target' }).waitFor()
+    await page.waitForFunction(() => window.scrollY === 0)
+    t.same(tracked.documentRequests, [`${origin}/long`])
+    t.same(tracked.errors, [])
+  })
+
+  t.test('a link to /page#hash scrolls to that element', async (t) => {
+    const tracked = await open(t, '/target')
+    await tracked.page.getByRole('link', { name: 'Long section' }).click()
+    await tracked.page.locator('h1', { hasText: 'Long' }).waitFor()
+    t.equal(tracked.page.url(), `${origin}/long#section`)
+    const top = await tracked.page.evaluate(() => document.getElementById('section')!.getBoundingClientRect().top)
+    t.ok(Math.abs(top) < 2, `the section is at the top of the viewport (${top}px)`)
+  })
+
+  t.test('with Data Saver on, nothing is prefetched; navigation still works', async (t) => {
+    const tracked = await open(t, '/links', async ({ page }) => {
+      await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }))
+    })
+    const link = tracked.page.getByRole('link', { name: 'Target 4', exact: true })
+    await link.hover()
+    await settle(tracked)
+    t.same(tracked.dataRequests, [], 'no prefetch from the viewport or hover')
+    await link.click()
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.same(tracked.dataRequests, [`${origin}/_data/target?i=4`])
+  })
+
+  t.test('refresh() loads the current page again and empties the cache', async (t) => {
+    const tracked = await open(t, '/counter')
+    const count = async () => Number(/\d+/.exec((await tracked.page.locator('.count').textContent()) ?? '')?.[0])
+    const before = await count()
+    await tracked.page.getByRole('button', { name: 'Refresh' }).click()
+    await tracked.page.waitForFunction((n) => document.querySelector('.count')?.textContent === `Loaded ${n} times`, before + 1)
+    t.same(tracked.documentRequests, [`${origin}/counter`], 'without a document load')
+    t.equal(await tracked.page.evaluate(() => document.activeElement?.tagName), 'BUTTON', 'focus stays where it was')
+  })
+})

@@ -1,0 +1,62 @@
+import t from 'tap'
+import { PageModules } from '../../../client/runtime/page-modules.js'
+import { PageStore } from '../../../client/runtime/page-store.js'
+import type { ScreenPayload } from '../../../shared/page-payload.js'
+import { createRouter } from '../../../shared/route-table.js'
+
+function storeAt(clock: { now: number }) {
+  return new PageStore({
+    buildId: 'b1',
+    router: createRouter({}),
+    modules: new PageModules({}),
+    onUnresolved: () => {},
+    now: () => clock.now,
+  })
+}
+
+const page = (mode: 'static' | 'dynamic'): ScreenPayload => ({
+  kind: 'page',
+  status: 200,
+  buildId: 'b1',
+  routeId: 'x',
+  mode,
+  params: {},
+  data: null,
+})
+
+t.test('a dynamic page is fresh for 30 s, a static one for 300 s, from when it was fetched', async (t) => {
+  const clock = { now: 1_000_000 }
+  const store = storeAt(clock)
+  store.set('/dynamic', { payload: page('dynamic') })
+  store.set('/static', { payload: page('static') })
+  const cases: Array<[elapsed: number, dynamic: boolean, fixed: boolean]> = [
+    [0, true, true],
+    [29_999, true, true],
+    [30_000, false, true],
+    [299_999, false, true],
+    [300_000, false, false],
+  ]
+  for (const [elapsed, dynamic, fixed] of cases) {
+    clock.now = 1_000_000 + elapsed
+    t.equal(store.isFresh('/dynamic'), dynamic, `dynamic after ${elapsed} ms`)
+    t.equal(store.isFresh('/static'), fixed, `static after ${elapsed} ms`)
+  }
+})
+
+t.test('a not-found page is cached like a dynamic page; a server error never is', async (t) => {
+  const clock = { now: 0 }
+  const store = storeAt(clock)
+  store.set('/gone', { payload: { kind: 'not-found', status: 404, buildId: 'b1' } })
+  store.set('/broken', { payload: { kind: 'error', status: 500, digest: 'x', buildId: 'b1' } })
+  t.equal(store.isFresh('/gone'), true)
+  t.equal(store.isFresh('/broken'), false)
+  t.ok(store.read('/broken'), 'still readable, for the page showing it')
+})
+
+t.test('clear() forgets every page', async (t) => {
+  const store = storeAt({ now: 0 })
+  store.set('/a', { payload: page('static') })
+  store.clear()
+  t.equal(store.read('/a'), undefined)
+  t.equal(store.isFresh('/a'), false)
+})
