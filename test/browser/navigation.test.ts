@@ -119,6 +119,16 @@ t.test('navigation engine', async (t) => {
     t.equal(tracked.page.url(), `${origin}/target?slow=1`)
   })
 
+  t.test('a request that fails at the network level becomes a document load of the target', async (t) => {
+    const tracked = await open(t, '/links', async ({ page }) => {
+      await page.route(`${origin}/_data/target?i=5`, (route) => route.abort('connectionreset'))
+    })
+    await tracked.page.getByRole('link', { name: 'Target 5', exact: true }).click()
+    await tracked.page.waitForURL(`${origin}/target?i=5`)
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/target?i=5`])
+  })
+
   t.test('an answer from another build becomes a document load of the target', async (t) => {
     const tracked = await open(t, '/links', async ({ page }) => {
       await page.route(`${origin}/_data/target?skew=1`, async (route) => {
