@@ -10,7 +10,8 @@ import type { ReadyPage } from './page-source.js'
 import type { PageModules } from './page-modules.js'
 
 export type LoadResult =
-  | { readonly kind: 'ready'; readonly page: ReadyPage }
+  /** `fetchedAt`: when the data answered, which is what a cache lifetime counts from. */
+  | { readonly kind: 'ready'; readonly page: ReadyPage; readonly fetchedAt: number }
   | { readonly kind: 'redirect'; readonly location: string }
   | { readonly kind: 'reload'; readonly reason: string }
 
@@ -19,6 +20,7 @@ export interface LoadContext {
   /** Any application's router: only `match` is used. */
   readonly router: Pick<Router<any>, 'match'>
   readonly modules: PageModules
+  readonly now: () => number
 }
 
 export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResult> {
@@ -29,11 +31,13 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   chunk?.catch(() => {})
 
   let body: unknown
+  let fetchedAt: number
   try {
     const response = await fetch(dataUrl(key), {
       headers: { accept: 'application/json' },
       credentials: 'same-origin',
     })
+    fetchedAt = ctx.now()
     body = await response.json()
   } catch (error) {
     return { kind: 'reload', reason: `page data request failed: ${String(error)}` }
@@ -41,11 +45,11 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   if (!isPayload(body)) return { kind: 'reload', reason: 'page data answer is not a page payload' }
   if (body.buildId !== ctx.buildId) return { kind: 'reload', reason: 'another build answered' }
   if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
-  if (body.kind !== 'page') return { kind: 'ready', page: { payload: body } }
+  if (body.kind !== 'page') return { kind: 'ready', page: { payload: body }, fetchedAt }
 
   try {
     const module = await (body.routeId === expectedRoute && chunk ? chunk : ctx.modules.load(body.routeId))
-    return { kind: 'ready', page: { payload: body, module } }
+    return { kind: 'ready', page: { payload: body, module }, fetchedAt }
   } catch (error) {
     return { kind: 'reload', reason: `route chunk failed to load: ${String(error)}` }
   }

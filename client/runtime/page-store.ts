@@ -13,7 +13,7 @@ interface Entry {
   readonly fetchedAt: number
 }
 
-export interface PageStoreOptions extends LoadContext {
+export interface PageStoreOptions extends Omit<LoadContext, 'now'> {
   /** Follows a redirect or reload that a `request()` (back/forward) ran into. */
   readonly onUnresolved: (key: string, result: Exclude<LoadResult, { kind: 'ready' }>) => void
   readonly now?: () => number
@@ -23,12 +23,14 @@ export class PageStore implements PageSource {
   readonly #entries = new Map<string, Entry>()
   readonly #inFlight = new Map<string, Promise<LoadResult>>()
   readonly #listeners = new Set<() => void>()
-  readonly #options: PageStoreOptions
+  readonly #context: LoadContext
+  readonly #onUnresolved: PageStoreOptions['onUnresolved']
   readonly #now: () => number
 
-  constructor(options: PageStoreOptions) {
-    this.#options = options
-    this.#now = options.now ?? (() => Date.now())
+  constructor({ onUnresolved, now = () => Date.now(), ...context }: PageStoreOptions) {
+    this.#now = now
+    this.#context = { ...context, now }
+    this.#onUnresolved = onUnresolved
   }
 
   subscribe = (onChange: () => void): (() => void) => {
@@ -38,9 +40,9 @@ export class PageStore implements PageSource {
 
   read = (key: string): ReadyPage | undefined => this.#entries.get(key)?.page
 
-  /** Puts a page in the cache (the first page, from the HTML, goes in this way). */
-  set(key: string, page: ReadyPage): void {
-    this.#entries.set(key, { page, fetchedAt: this.#now() })
+  /** Puts a page in the cache and tells the page host (the first page, from the HTML, goes in this way). */
+  set(key: string, page: ReadyPage, fetchedAt = this.#now()): void {
+    this.#entries.set(key, { page, fetchedAt })
     for (const listener of this.#listeners) listener()
   }
 
@@ -69,12 +71,12 @@ export class PageStore implements PageSource {
    */
   load(key: string): Promise<LoadResult> {
     const cached = this.#entries.get(key)
-    if (cached && this.isFresh(key)) return Promise.resolve({ kind: 'ready', page: cached.page })
+    if (cached && this.isFresh(key)) return Promise.resolve({ kind: 'ready', page: cached.page, fetchedAt: cached.fetchedAt })
     let loading = this.#inFlight.get(key)
     if (!loading) {
-      loading = loadPage(key, this.#options).then((result) => {
+      loading = loadPage(key, this.#context).then((result) => {
         this.#inFlight.delete(key)
-        if (result.kind === 'ready') this.#entries.set(key, { page: result.page, fetchedAt: this.#now() })
+        if (result.kind === 'ready') this.#entries.set(key, { page: result.page, fetchedAt: result.fetchedAt })
         return result
       })
       this.#inFlight.set(key, loading)
@@ -84,8 +86,8 @@ export class PageStore implements PageSource {
 
   request(key: string): void {
     void this.load(key).then((result) => {
-      if (result.kind === 'ready') this.set(key, result.page)
-      else this.#options.onUnresolved(key, result)
+      if (result.kind === 'ready') this.set(key, result.page, result.fetchedAt)
+      else this.#onUnresolved(key, result)
     })
   }
 
