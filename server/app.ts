@@ -11,6 +11,7 @@ import type { AppConfig } from './config.js'
 import { readManifest } from './manifest.js'
 import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
+import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
 import pagesPlugin from './plugins/pages.js'
@@ -54,10 +55,12 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   app.register(securityPlugin)
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
-  app.register(pagesPlugin, {
+  const pages = {
     definition: options.definition ?? appDefinition,
     manifest,
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
-  })
+  }
+  app.register(pagesPlugin, pages)
+  app.register(actionsPlugin, { ...pages, allowedOrigins: config.allowedOrigins })
   return app
 }

@@ -16,6 +16,8 @@ export interface AppConfig {
   readonly port: number
   readonly logLevel: LogLevel
   readonly trustProxy: TrustProxy
+  /** Origins besides this site's own whose pages may post forms here: `https://a.example`. */
+  readonly allowedOrigins: readonly string[]
   /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
   readonly clientDir: string
 }
@@ -61,6 +63,23 @@ function parseTrustProxy(name: string, raw: string): TrustProxy {
   return entries
 }
 
+function parseOrigins(name: string, raw: string): string[] {
+  return raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL | undefined
+      try {
+        url = new URL(entry)
+      } catch {}
+      if (!url || !/^https?:$/.test(url.protocol) || url.origin !== entry.replace(/\/$/, '')) {
+        throw new ConfigError(name, `must be a comma-separated list of origins like https://app.example.com; "${entry}" is not one`)
+      }
+      return url.origin
+    })
+}
+
 /** The client build beside the server bundle: dist/server/main.js -> dist/client. */
 export function defaultClientDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
@@ -77,6 +96,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: env.PORT === undefined ? 3000 : parsePort('PORT', env.PORT),
     logLevel,
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY),
+    allowedOrigins: env.ALLOWED_ORIGINS ? parseOrigins('ALLOWED_ORIGINS', env.ALLOWED_ORIGINS) : [],
     clientDir: env.CLIENT_DIR || defaultClientDir(),
   }
 }

@@ -4,7 +4,8 @@
  * wrong shape does not compile.
  */
 import type { FastifyRequest } from 'fastify'
-import type { AnyRoute, DataOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
+import type { ActionInput, ActionOutcome } from '../shared/actions.js'
+import type { ActionFields, ActionName, AnyRoute, DataOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
 import type { PageImports } from '../client/page-module.js'
 
 export interface LoaderContext<R extends AnyRoute> {
@@ -14,10 +15,28 @@ export interface LoaderContext<R extends AnyRoute> {
   readonly request: FastifyRequest
 }
 
-export interface ServerPage<R extends AnyRoute = AnyRoute> {
+/**
+ * Runs when a form posts to the page naming this action. Validates its input (the
+ * client may help, never decide) and answers `actionSuccess(redirect?)` or
+ * `actionInvalid(fieldErrors)`. Anything it throws is a 500 with a digest.
+ */
+export type ActionHandler<R extends AnyRoute, Fields extends string> = (
+  input: ActionInput<Fields>,
+  context: LoaderContext<R>,
+) => ActionOutcome<Fields> | Promise<ActionOutcome<Fields>>
+
+export type ActionHandlers<R extends AnyRoute> = {
+  readonly [A in ActionName<R>]: ActionHandler<R, ActionFields<R, A>>
+}
+
+interface PageLoader<R extends AnyRoute> {
   /** Returns the page data, or throws `notFound()`, `redirect()` or an `HttpError`. */
   loader(context: LoaderContext<R>): DataOf<R> | Promise<DataOf<R>>
 }
+
+/** A route's server side: its loader and, exactly when the route declares actions, their handlers. */
+export type ServerPage<R extends AnyRoute = AnyRoute> = PageLoader<R> &
+  ([ActionName<R>] extends [never] ? { readonly actions?: undefined } : { readonly actions: ActionHandlers<R> })
 
 /** Declares a route's server side: `export default defineServerPage(routes.items, { loader })`. */
 export function defineServerPage<R extends AnyRoute>(_route: R, page: ServerPage<R>): ServerPage<R> {

@@ -3,6 +3,7 @@
  * answer of the page-data endpoint (DESIGN §5). The client renders from it alone, so
  * the first page and every navigated page take the same path through the code.
  */
+import type { ActionState } from './actions.js'
 import type { RedirectStatus } from './errors.js'
 import type { RenderMode } from './route-table.js'
 import { DATA_PREFIX } from './constants.js'
@@ -15,11 +16,14 @@ interface PayloadBase {
 /** A route matched and its loader returned data. */
 export interface PagePayload<Data = unknown> extends PayloadBase {
   readonly kind: 'page'
-  readonly status: 200
+  /** 422: rendered again after a form submission the action refused (`action` says why). */
+  readonly status: 200 | 422
   readonly routeId: string
   readonly mode: RenderMode
   readonly params: Readonly<Record<string, string>>
   readonly data: Data
+  /** After a refused submission (no JavaScript): the errors and submitted values. */
+  readonly action?: ActionState
 }
 
 /** No route matched, a param failed its check, or the loader threw `notFound()`. */

@@ -23,34 +23,51 @@ export type ParamNames<Pattern extends string> =
 /** The params object of a pattern: one string per `:name`. */
 export type ParamsOf<Pattern extends string> = { [K in ParamNames<Pattern>]: string }
 
+/**
+ * A route's actions, by name, each with the names of the fields its form posts:
+ * `{ send: ['name', 'email'] }`.
+ */
+export type ActionsDecl = { readonly [action: string]: readonly string[] }
+
 /** A route as declared in a table. `Data` is carried only in the type (never at run time). */
-export interface RouteDef<Pattern extends string = string, Data = unknown> {
+export interface RouteDef<Pattern extends string = string, Data = unknown, Actions extends ActionsDecl = {}> {
   readonly pattern: Pattern
   readonly mode: RenderMode
   /** Extra checks on params: a param whose decoded value fails its RegExp is a 404. */
   readonly params?: { readonly [K in ParamNames<Pattern>]?: RegExp }
   /** Phantom field: the type of the route's page data. Always undefined at run time. */
   readonly __data?: Data
+  /** The route's server actions and the fields each one reads. */
+  readonly actions?: Actions
 }
 
-export type AnyRoute = RouteDef<string, any>
+export type AnyRoute = RouteDef<string, any, any>
 export type RouteTable = Readonly<Record<string, AnyRoute>>
 
-export type DataOf<R> = R extends RouteDef<string, infer D> ? D : never
-export type PatternOf<R> = R extends RouteDef<infer P, any> ? P : never
+export type DataOf<R> = R extends RouteDef<string, infer D, any> ? D : never
+export type PatternOf<R> = R extends RouteDef<infer P, any, any> ? P : never
+export type ActionsOf<R> = R extends RouteDef<string, any, infer A> ? A : {}
+/** The names of a route's actions (`never` for a route without). */
+export type ActionName<R> = keyof ActionsOf<R> & string
+/** The field names of one action: `'name' | 'email'`. */
+export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly [K in A]: readonly (infer F)[] }
+  ? F & string
+  : never
 export type RouteParams<R> = ParamsOf<PatternOf<R>>
 
 /**
  * Declares a route whose page data has type `Data`:
- * `route<ItemData>()({ pattern: '/items/:id', mode: 'dynamic', params: { id: /^\d+$/ } })`.
- * (Curried so `Data` is given while the pattern is still inferred.)
+ * `route<ItemData>()({ pattern: '/items/:id', mode: 'dynamic', params: { id: /^\d+$/ } })`,
+ * and its actions, if it has any: `actions: { send: ['name', 'email', 'message'] }`.
+ * (Curried so `Data` is given while the pattern and actions are still inferred.)
  */
 export function route<Data>() {
-  return <const Pattern extends string>(def: {
+  return <const Pattern extends string, const Actions extends ActionsDecl = {}>(def: {
     pattern: Pattern
     mode: RenderMode
     params?: { readonly [K in ParamNames<Pattern>]?: RegExp }
-  }): RouteDef<Pattern, Data> => def
+    actions?: Actions
+  }): RouteDef<Pattern, Data, Actions> => def
 }
 
 /** A successful match: which route, and its decoded, validated params. */

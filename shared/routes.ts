@@ -26,6 +26,14 @@ export interface AboutData {
   readonly paragraph: string
 }
 
+export interface ContactData {
+  /** The visitor came back after sending a message. */
+  readonly sent: boolean
+}
+
+/** Limits of the contact form, shared so the browser can hint what the server enforces. */
+export const CONTACT_LIMITS = { name: 80, email: 254, message: 2000 } as const
+
 export const routes = {
   home: route<HomeData>()({ pattern: '/', mode: 'static' }),
   items: route<ItemsData>()({
@@ -35,6 +43,11 @@ export const routes = {
     params: { id: /^[0-9]{1,15}$/ },
   }),
   about: route<AboutData>()({ pattern: '/about', mode: 'static' }),
+  contact: route<ContactData>()({
+    pattern: '/contact',
+    mode: 'dynamic',
+    actions: { send: ['name', 'email', 'message'] },
+  }),
 } as const
 
 export type AppRoutes = typeof routes

@@ -16,7 +16,7 @@ export function ErrorPage({ error }: { error: ErrorPayload }) {
     return (
       <section className="status-page">
         <h1>{SERVER_ERROR_TEXT}</h1>
-        {error.digest && <p className="digest">Digest: {error.digest}</p>}
+        {error.digest && <p className="digest">{`Digest: ${error.digest}`}</p>}
       </section>
     )
   }

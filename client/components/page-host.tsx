@@ -4,6 +4,7 @@ import { locationKey } from '../../shared/page-payload.js'
 import { NavigationContext } from '../runtime/navigation-context.js'
 import { PageSourceContext, type ReadyPage } from '../runtime/page-source.js'
 import { titleOf } from '../runtime/page-title.js'
+import { ActionStateContext } from '../runtime/action-state.js'
 import { ErrorPage } from './error-page.js'
 import { NotFoundPage } from './not-found-page.js'
 
@@ -45,7 +46,11 @@ function PageView({ page }: { page: ReadyPage }) {
     case 'page': {
       if (!module) throw new Error(`Page module of route "${payload.routeId}" is not loaded`)
       const { Component } = module
-      return <Component data={payload.data as never} params={payload.params as never} />
+      return (
+        <ActionStateContext.Provider value={payload.action ?? null}>
+          <Component data={payload.data as never} params={payload.params as never} />
+        </ActionStateContext.Provider>
+      )
     }
     case 'not-found':
       return <NotFoundPage />

@@ -9,4 +9,5 @@ export const pages: PageImports<AppRoutes> = {
   home: () => import('./home.js'),
   items: () => import('./items.js'),
   about: () => import('./about.js'),
+  contact: () => import('./contact.js'),
 }

@@ -104,6 +104,11 @@ export class NavigationEngine {
     this.#store.request(currentKey())
   }
 
+  /** Forgets every cached page: the next visit to any of them asks the server. */
+  clearCache(): void {
+    this.#store.clear()
+  }
+
   /**
    * The page host shows the page of `key` (after hydration, a navigation, a refresh).
    * Only a page that arrived by navigation moves scroll and focus; a refresh of the

@@ -7,6 +7,7 @@ export default defineServerPage(routes.home, {
       { href: href('items', { id: '1' }), label: 'Item list 1' },
       { href: href('items', { id: '7' }), label: 'Item list 7' },
       { href: href('about'), label: 'About' },
+      { href: href('contact'), label: 'Contact' },
     ],
   }),
 })

@@ -3,11 +3,12 @@ import { pages as clientPages } from '../../client/pages/index.js'
 import { router, type AppRoutes } from '../../shared/routes.js'
 import type { AppDefinition } from '../page-definition.js'
 import about from './about.js'
+import contact from './contact.js'
 import home from './home.js'
 import items from './items.js'
 
 export const appDefinition: AppDefinition<AppRoutes> = {
   router,
-  serverPages: { home, items, about },
+  serverPages: { home, items, about, contact },
   clientPages,
 }

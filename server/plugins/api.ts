@@ -48,11 +48,11 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
     return sendApiError(reply, request, 404, 'APP_ERR_NOT_FOUND', `No API route ${request.method} ${request.url.split('?')[0]}`)
   }
-  // Unmatched methods fall to the not-found handler; unmatched GET paths would fall
-  // to the page wildcard, so the prefix claims them itself.
+  // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
+  // prefix claims its whole namespace, every method, itself.
   fastify.setNotFoundHandler(sendApiNotFound)
-  fastify.get('/*', sendApiNotFound)
-  fastify.get('/', sendApiNotFound)
+  fastify.all('/*', sendApiNotFound)
+  fastify.all('/', sendApiNotFound)
 
   fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500

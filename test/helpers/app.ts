@@ -29,7 +29,7 @@ export interface TestApp {
 }
 
 export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
-  return { host: '127.0.0.1', port: 0, logLevel: 'info', trustProxy: false, clientDir, ...overrides }
+  return { host: '127.0.0.1', port: 0, logLevel: 'info', trustProxy: false, allowedOrigins: [], clientDir, ...overrides }
 }
 
 export interface TestAppOptions {

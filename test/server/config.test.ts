@@ -7,6 +7,7 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.host, '127.0.0.1')
   t.equal(config.logLevel, 'info')
   t.equal(config.trustProxy, false)
+  t.same(config.allowedOrigins, [])
 })
 
 t.test('valid values are parsed into their types', async (t) => {
@@ -20,6 +21,8 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ TRUST_PROXY: '2' }, { trustProxy: 2 }],
     [{ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }, { trustProxy: ['10.0.0.0/8', '127.0.0.1'] }],
     [{ TRUST_PROXY: '::1,fd00::/8' }, { trustProxy: ['::1', 'fd00::/8'] }],
+    [{ ALLOWED_ORIGINS: 'https://a.example, http://localhost:5173' }, { allowedOrigins: ['https://a.example', 'http://localhost:5173'] }],
+    [{ ALLOWED_ORIGINS: 'https://a.example/' }, { allowedOrigins: ['https://a.example'] }],
   ]
   for (const [env, expected] of cases) t.match(loadConfig(env), expected, JSON.stringify(env))
 })
@@ -33,6 +36,9 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/8,evil' }, 'TRUST_PROXY'],
+    [{ ALLOWED_ORIGINS: 'a.example' }, 'ALLOWED_ORIGINS'],
+    [{ ALLOWED_ORIGINS: 'https://a.example/path' }, 'ALLOWED_ORIGINS'],
+    [{ ALLOWED_ORIGINS: 'ftp://a.example' }, 'ALLOWED_ORIGINS'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env))

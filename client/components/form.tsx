@@ -1,0 +1,133 @@
+/**
+ * `<Form route action>`: a form posted to the current page, naming its server action
+ * in a hidden `_action` field (DESIGN §5).
+ * - Without JavaScript it is a plain `<form method="post">`: the server answers 303 on
+ *   success, or renders the page again (422) with the errors and the submitted values,
+ *   which this component reads from the page payload.
+ * - With JavaScript it is sent with fetch (same body, `Accept: application/json`):
+ *   errors show in place; on success the page cache is emptied and the app navigates
+ *   client-side to the action's redirect, or reloads the current page's data.
+ * While sending, `form.pending` is true (disable the submit button with it), and a
+ * second submit is ignored.
+ * The route's declared actions type `action` and the field names of `form.field()`.
+ */
+import { useContext, useId, useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
+import { useLocation } from 'wouter'
+import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
+import type { ActionFields, ActionName, AnyRoute } from '../../shared/route-table.js'
+import { ActionStateContext } from '../runtime/action-state.js'
+import { NavigationContext } from '../runtime/navigation-context.js'
+
+export interface FieldProps<Field extends string> {
+  readonly name: Field
+  readonly id: string
+  readonly defaultValue?: string
+  readonly 'aria-invalid'?: true
+  readonly 'aria-describedby'?: string
+}
+
+export interface FormApi<Field extends string> {
+  /** Props for the input of `name`: its name, id, last submitted value and error wiring. */
+  field(name: Field): FieldProps<Field>
+  /** The error message of `name`, if the last submission was refused because of it. */
+  error(name: Field): ReactNode
+  /** A message about the form as a whole (refused, or could not be sent). */
+  readonly formError: string | undefined
+  /** True while the form is being sent. */
+  readonly pending: boolean
+}
+
+export interface FormProps<R extends AnyRoute, A extends ActionName<R>>
+  extends Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'method' | 'children' | 'onSubmit'> {
+  readonly route: R
+  readonly action: A
+  readonly children: (form: FormApi<ActionFields<R, A>>) => ReactNode
+}
+
+const NOT_SENT = 'The form could not be sent. Check your connection and try again.'
+
+export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _route, action, children, ...rest }: FormProps<R, A>) {
+  const fromServer = useContext(ActionStateContext)
+  const engine = useContext(NavigationContext)
+  const [, navigate] = useLocation()
+  const [state, setState] = useState<ActionState | undefined>(fromServer?.action === action ? fromServer : undefined)
+  const [pending, setPending] = useState(false)
+  const sending = useRef(false)
+  const id = useId()
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    if (sending.current) return // a double click sends once
+    sending.current = true
+    setPending(true)
+    const form = event.currentTarget
+    const body = new URLSearchParams()
+    const submitter = (event.nativeEvent as SubmitEvent).submitter
+    for (const [key, value] of new FormData(form, submitter)) if (typeof value === 'string') body.append(key, value)
+    try {
+      const response = await fetch(window.location.pathname + window.location.search, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+        body,
+        credentials: 'same-origin',
+      })
+      const answer = (await response.json()) as ActionResponse | { error?: { message?: string } }
+      if ('ok' in answer && answer.ok) {
+        setState(undefined)
+        afterSuccess(answer.redirect, form)
+      } else if ('ok' in answer) {
+        setState(answer)
+      } else {
+        setState({ action, fieldErrors: {}, values: {}, formError: answer.error?.message ?? NOT_SENT })
+      }
+    } catch {
+      setState({ action, fieldErrors: {}, values: {}, formError: NOT_SENT })
+    } finally {
+      sending.current = false
+      setPending(false)
+    }
+  }
+
+  /** What the server changed may show anywhere: forget every cached page, then go on. */
+  function afterSuccess(redirect: string, form: HTMLFormElement) {
+    const here = window.location.pathname + window.location.search
+    if (redirect === here) {
+      form.reset()
+      engine?.refresh()
+    } else {
+      engine?.clearCache()
+      navigate(redirect)
+    }
+  }
+
+  const errors = state?.fieldErrors ?? {}
+  const errorId = (name: string) => `${id}-${name}-error`
+  const api: FormApi<ActionFields<R, A>> = {
+    field: (name) => ({
+      name,
+      id: `${id}-${name}`,
+      ...(state?.values[name] !== undefined ? { defaultValue: state.values[name] } : {}),
+      ...(errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {}),
+    }),
+    error: (name) =>
+      errors[name] ? (
+        <span className="field-error" id={errorId(name)}>
+          {errors[name]}
+        </span>
+      ) : null,
+    formError: state?.formError,
+    pending,
+  }
+
+  return (
+    <form method="post" onSubmit={submit} noValidate {...rest}>
+      <input type="hidden" name={ACTION_FIELD} value={action} />
+      {api.formError && (
+        <p className="form-error" role="alert">
+          {api.formError}
+        </p>
+      )}
+      {children(api)}
+    </form>
+  )
+}

@@ -1,0 +1,33 @@
+import { actionInvalid, actionSuccess } from '../../shared/actions.js'
+import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
+import { defineServerPage } from '../page-definition.js'
+
+type ContactField = 'name' | 'email' | 'message'
+
+/** Deliberately plain: one @, something on each side, a dot in the domain, no spaces. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+export default defineServerPage(routes.contact, {
+  loader: ({ searchParams }) => ({ sent: searchParams.get('sent') === '1' }),
+  actions: {
+    send: (input, { request }) => {
+      const name = input.name.trim()
+      const email = input.email.trim()
+      const message = input.message.trim()
+      const errors: { -readonly [F in ContactField]?: string } = {}
+      if (!name) errors.name = 'Please enter your name.'
+      else if (name.length > CONTACT_LIMITS.name) errors.name = `Your name can be at most ${CONTACT_LIMITS.name} characters.`
+      if (!email) errors.email = 'Please enter your email address.'
+      else if (email.length > CONTACT_LIMITS.email || !EMAIL.test(email)) errors.email = 'Please enter a valid email address.'
+      if (!message) errors.message = 'Please enter a message.'
+      else if (message.length > CONTACT_LIMITS.message) {
+        errors.message = `Your message can be at most ${CONTACT_LIMITS.message} characters.`
+      }
+      if (Object.keys(errors).length > 0) return actionInvalid<ContactField>(errors)
+
+      // The product's real sink is not decided yet: one structured log line per message.
+      request.log.info({ event: 'contact.message', contact: { name, email, message } }, 'contact message received')
+      return actionSuccess(`${href('contact')}?sent=1`)
+    },
+  },
+})

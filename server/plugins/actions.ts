@@ -1,0 +1,159 @@
+/**
+ * Server actions (DESIGN §5): `POST <page path>` with a urlencoded body naming the
+ * action in `_action`. Checked in this order, cheapest first:
+ * 1. the origin (before the body is read): 403;
+ * 2. the content type (only urlencoded is parsed here): 415; the size (1 MiB): 413;
+ * 3. the page (404), whether it has actions (405, Allow: GET, HEAD), the action (404);
+ * 4. the action runs: success is 303 See Other (JSON `{ ok, redirect }` for a form
+ *    sent by JavaScript), a refusal is the page again with 422, its errors and the
+ *    submitted values (JSON for JavaScript), a throw is a 500 with a digest.
+ * A client that sends `Accept: application/json` gets every answer as JSON; a plain
+ * browser form gets HTML pages.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
+import { digestOf } from '../../shared/digest.js'
+import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
+import type { ActionsDecl } from '../../shared/route-table.js'
+import type { ActionHandler } from '../page-definition.js'
+import { resolvePage, splitTarget } from '../render/resolve-page.js'
+import { sendPageDocument, type DocumentContext } from '../render/send-page.js'
+import { crossOriginProblem } from '../same-origin.js'
+
+/** The largest form body accepted: forms carry text, not uploads. */
+export const ACTION_BODY_LIMIT = 1024 * 1024
+
+export interface ActionsPluginOptions extends DocumentContext {
+  /** Origins besides this site's own that may post forms (ALLOWED_ORIGINS). */
+  readonly allowedOrigins: readonly string[]
+}
+
+const FORM_TYPE = 'application/x-www-form-urlencoded'
+
+function wantsJson(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('application/json')
+}
+
+export default async function actionsPlugin(fastify: FastifyInstance, opts: ActionsPluginOptions) {
+  const allowedOrigins = new Set(opts.allowedOrigins)
+  const { definition, manifest } = opts
+
+  /** A refusal or failure, as JSON for scripts and as an error page for browsers. */
+  async function sendProblem(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    code: string,
+    message: string,
+    digest?: string,
+  ) {
+    reply.header('cache-control', 'private, no-store')
+    if (wantsJson(request)) {
+      const error = { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) }
+      return reply.code(status).send({ error })
+    }
+    const payload =
+      status >= 500
+        ? { kind: 'error' as const, status, digest, buildId: manifest.buildId }
+        : { kind: 'error' as const, status, message, buildId: manifest.buildId }
+    return sendPageDocument(reply, opts, payload, splitTarget(request.url))
+  }
+
+  fastify.removeAllContentTypeParsers()
+  fastify.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: ACTION_BODY_LIMIT }, (_request, body, done) =>
+    done(null, new URLSearchParams(body as string)),
+  )
+
+  fastify.setErrorHandler(async function sendActionFailure(error: FastifyError, request, reply) {
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendProblem(request, reply, 413, 'APP_ERR_BODY_TOO_LARGE', `Forms may be at most ${ACTION_BODY_LIMIT} bytes.`)
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+        return sendProblem(request, reply, 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE', `Forms must be sent as ${FORM_TYPE}.`)
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
+    if (status < 500) return sendProblem(request, reply, status, error.code ?? 'APP_ERR_HTTP', error.message)
+    const digest = digestOf(error)
+    request.log.error({ err: error, digest }, 'form post failed')
+    return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', digest)
+  })
+
+  fastify.post(
+    '/*',
+    {
+      bodyLimit: ACTION_BODY_LIMIT,
+      // Before the body is read: a cross-site post costs us no parsing.
+      onRequest: async function refuseCrossOriginPost(request, reply) {
+        const problem = crossOriginProblem(request, allowedOrigins)
+        if (problem) {
+          request.log.warn({ origin: request.headers.origin, referer: request.headers.referer }, 'cross-origin form post refused')
+          return sendProblem(request, reply, 403, 'APP_ERR_CROSS_ORIGIN', problem)
+        }
+      },
+    },
+    async function runAction(request: FastifyRequest, reply: FastifyReply) {
+      const target = splitTarget(request.url)
+      const { pathname, search } = target
+      if (!(request.body instanceof URLSearchParams)) {
+        return sendProblem(request, reply, 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE', `Forms must be sent as ${FORM_TYPE}.`)
+      }
+      const match = definition.router.match(pathname)
+      if (!match) return sendProblem(request, reply, 404, 'APP_ERR_NOT_FOUND', `There is no page at ${pathname}.`)
+      const declared: ActionsDecl = match.route.actions ?? {}
+      const handlers = (definition.serverPages[match.id]!.actions ?? {}) as Record<string, ActionHandler<any, string>>
+      if (Object.keys(declared).length === 0) {
+        reply.header('allow', 'GET, HEAD')
+        return sendProblem(request, reply, 405, 'APP_ERR_METHOD_NOT_ALLOWED', `The page ${pathname} has no actions to post to.`)
+      }
+      const name = request.body.get(ACTION_FIELD)
+      if (!name) {
+        return sendProblem(request, reply, 400, 'APP_ERR_NO_ACTION', `The form names no action (its ${ACTION_FIELD} field is missing).`)
+      }
+      const fields = Object.hasOwn(declared, name) ? declared[name] : undefined
+      const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined
+      if (!fields || !handler) {
+        return sendProblem(request, reply, 404, 'APP_ERR_UNKNOWN_ACTION', `The page ${pathname} has no action "${name}".`)
+      }
+
+      const body = request.body
+      const input = Object.fromEntries(fields.map((field) => [field, body.get(field) ?? '']))
+      let outcome
+      try {
+        outcome = await handler(input, { params: match.params, searchParams: new URLSearchParams(search), request })
+      } catch (error) {
+        if (isRedirect(error)) return answerSuccess(request, reply, error.location)
+        if (isNotFound(error)) return sendProblem(request, reply, 404, 'APP_ERR_NOT_FOUND', `There is no page at ${pathname}.`)
+        if (isHttpError(error) && error.status < 500) {
+          return sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
+        }
+        const digest = digestOf(error)
+        request.log.error({ err: error, digest, routeId: match.id, action: name }, 'action failed')
+        return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', digest)
+      }
+
+      if (outcome.ok) return answerSuccess(request, reply, outcome.redirect ?? pathname + search)
+      const state: ActionState = {
+        action: name,
+        fieldErrors: outcome.fieldErrors as Record<string, string>,
+        ...(outcome.formError ? { formError: outcome.formError } : {}),
+        values: input,
+      }
+      reply.header('cache-control', 'private, no-store')
+      if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
+      // No JavaScript: the page again, with the errors next to their fields.
+      const resolution = await resolvePage(definition, manifest.buildId, request, pathname, search)
+      if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
+      const page = resolution.payload
+      const payload = page.kind === 'page' ? { ...page, status: 422 as const, action: state } : page
+      return sendPageDocument(reply, opts, payload, target)
+    },
+  )
+}
+
+/** Success: 303 See Other for a browser form, JSON for a script (a fetch would follow the 303). */
+function answerSuccess(request: FastifyRequest, reply: FastifyReply, location: string) {
+  reply.header('cache-control', 'private, no-store')
+  if (wantsJson(request)) return reply.send({ ok: true, redirect: location } satisfies ActionResponse)
+  return reply.redirect(location, 303)
+}

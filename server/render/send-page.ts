@@ -1,0 +1,48 @@
+/**
+ * Sends a resolved page as an HTML document: loads the route's client module (to
+ * render it), picks the cache policy, and streams. Page GETs, the 422 re-render after
+ * a refused form, and the error pages of form posts all go out through here.
+ */
+import type { FastifyReply } from 'fastify'
+import type { BuildManifest } from '../../shared/build-manifest.js'
+import type { ScreenPayload } from '../../shared/page-payload.js'
+import type { ReadyPage } from '../../client/runtime/page-source.js'
+import type { AnyAppDefinition } from '../page-definition.js'
+import { streamPage } from './render-page.js'
+
+export interface DocumentContext {
+  readonly definition: AnyAppDefinition
+  readonly manifest: BuildManifest
+  readonly renderTimeoutMs: number
+}
+
+/**
+ * Who may keep a copy. Only a static route's page is the same for everyone; the rest
+ * (dynamic pages, 404s, errors, answers to a form) is per request.
+ */
+export function cachePolicy(payload: ScreenPayload): string {
+  return payload.kind === 'page' && payload.mode === 'static' && payload.status === 200 ? 'no-cache' : 'private, no-store'
+}
+
+export async function sendPageDocument(
+  reply: FastifyReply,
+  context: DocumentContext,
+  payload: ScreenPayload,
+  target: { readonly pathname: string; readonly search: string },
+): Promise<FastifyReply> {
+  let page: ReadyPage = { payload }
+  if (payload.kind === 'page') {
+    const { default: module } = await context.definition.clientPages[payload.routeId]!()
+    page = { payload, module }
+  }
+  await streamPage(reply, {
+    manifest: context.manifest,
+    page,
+    pathname: target.pathname,
+    search: target.search,
+    nonce: reply.cspNonce.script,
+    headers: { 'cache-control': cachePolicy(payload) },
+    timeoutMs: context.renderTimeoutMs,
+  })
+  return reply
+}

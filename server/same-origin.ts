@@ -1,0 +1,38 @@
+/**
+ * The cross-site request check of form posts (DESIGN §5): the browser says where a
+ * POST comes from (Origin, or Referer when an old browser or a privacy setting left
+ * Origin out), and that must be this site's own origin, as the client reached it
+ * (through a trusted proxy: its X-Forwarded-Proto and -Host), or one of the allowed
+ * origins. Without either header the post cannot be checked, so it is refused.
+ */
+import type { FastifyRequest } from 'fastify'
+
+/** This site's origin as the client reached it: `https://shop.example`. */
+export function ownOrigin(request: FastifyRequest): string | undefined {
+  try {
+    return new URL(`${request.protocol}://${request.host}`).origin
+  } catch {
+    return undefined // a Host header that is not a host
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const origin = new URL(url).origin
+    return origin === 'null' ? undefined : origin
+  } catch {
+    return undefined
+  }
+}
+
+/** Why the request may not post here, or undefined when it may. */
+export function crossOriginProblem(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): string | undefined {
+  const { origin, referer } = request.headers
+  if (origin === undefined && referer === undefined) {
+    return 'Form posts must carry an Origin or Referer header; this one has neither.'
+  }
+  const claimed = origin !== undefined ? originOf(origin) : originOf(referer!)
+  if (!claimed) return `Form posts from an opaque or malformed origin are refused.`
+  if (claimed === ownOrigin(request) || allowedOrigins.has(claimed)) return undefined
+  return `Form posts from ${claimed} are refused: only this site and the allowed origins may post here.`
+}

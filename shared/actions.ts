@@ -1,0 +1,52 @@
+/**
+ * Server actions (DESIGN §5): a form posted to its own page, naming the action in a
+ * hidden `_action` field. Both sides share these shapes: the action's outcome, and
+ * the state a page is rendered with after a failed submission.
+ */
+
+/** The hidden field that names the action a form posts to. */
+export const ACTION_FIELD = '_action'
+
+/** What an action receives: every declared field, as submitted ('' when absent). */
+export type ActionInput<Fields extends string> = { readonly [F in Fields]: string }
+
+/** Errors to show next to fields, and one for the form as a whole. */
+export type FieldErrors<Fields extends string> = { readonly [F in Fields]?: string }
+
+export type ActionOutcome<Fields extends string> =
+  /** Done: go to `redirect` (a path on this site), or back to the page. */
+  | { readonly ok: true; readonly redirect?: string }
+  /** Refused: the page again, with these errors and the submitted values. */
+  | { readonly ok: false; readonly fieldErrors: FieldErrors<Fields>; readonly formError?: string }
+
+/** The action succeeded. */
+export function actionSuccess(redirect?: string): { ok: true; redirect?: string } {
+  if (redirect !== undefined && (!redirect.startsWith('/') || redirect.startsWith('//'))) {
+    throw new TypeError(`An action redirects to a path on this site, got "${redirect}"`)
+  }
+  return redirect === undefined ? { ok: true } : { ok: true, redirect }
+}
+
+/** The submission was invalid: say why, per field. */
+export function actionInvalid<Fields extends string>(
+  fieldErrors: FieldErrors<Fields>,
+  formError?: string,
+): { ok: false; fieldErrors: FieldErrors<Fields>; formError?: string } {
+  return formError === undefined ? { ok: false, fieldErrors } : { ok: false, fieldErrors, formError }
+}
+
+/**
+ * A failed submission as the page shows it: which action, its errors, and what was
+ * submitted (so no one types it all again). Part of the page payload after a 422.
+ */
+export interface ActionState {
+  readonly action: string
+  readonly fieldErrors: Readonly<Record<string, string>>
+  readonly formError?: string
+  readonly values: Readonly<Record<string, string>>
+}
+
+/** The JSON answer to a form sent by JavaScript (`Accept: application/json`). */
+export type ActionResponse =
+  | { readonly ok: true; readonly redirect: string }
+  | ({ readonly ok: false } & ActionState)

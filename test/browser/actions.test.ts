@@ -1,0 +1,125 @@
+/**
+ * Forms and server actions in Chromium: with JavaScript (sent by fetch, errors in
+ * place, client-side navigation after success, data refreshed) and without (the same
+ * form with full page loads).
+ */
+import t from 'tap'
+import { listenTestApp } from '../helpers/app.js'
+import { openPage, waitForHydration } from '../helpers/browser.js'
+import { waitUntil } from '../helpers/wait.js'
+
+t.test('the contact form', async (t) => {
+  const { origin, logs } = await listenTestApp(t)
+
+  t.test('with JavaScript: errors show in place, success navigates client-side', async (t) => {
+    const { page, errors, documentRequests } = await openPage(t)
+    await page.goto(`${origin}/contact`)
+    await waitForHydration(page)
+    await page.getByLabel('Email').fill('not-an-email')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.getByText('Please enter your name.').waitFor()
+    t.ok(await page.getByText('Please enter a valid email address.').isVisible())
+    t.ok(await page.getByText('Please enter a message.').isVisible())
+    t.equal(await page.getByLabel('Email').inputValue(), 'not-an-email', 'what was typed stays')
+    t.equal(await page.getByLabel('Name').getAttribute('aria-invalid'), 'true')
+    t.equal(page.url(), `${origin}/contact`)
+
+    await page.getByLabel('Name').fill('Grace Hopper')
+    await page.getByLabel('Email').fill('grace@example.com')
+    await page.getByLabel('Message').fill('Hello from the browser')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.locator('h1', { hasText: 'Thank you' }).waitFor()
+    t.equal(page.url(), `${origin}/contact?sent=1`)
+    t.same(documentRequests, [`${origin}/contact`], 'no document load: the form and the navigation ran in the page')
+    t.ok(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Grace Hopper'))
+    t.same(errors, [])
+  })
+
+  t.test('without JavaScript: the same form works with full page loads', async (t) => {
+    const { page, documentRequests } = await openPage(t, { javaScriptEnabled: false })
+    await page.goto(`${origin}/contact`)
+    await page.getByLabel('Email').fill('nope')
+    await page.getByLabel('Message').fill('Kept <b>as typed</b>')
+    await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Send' }).click()])
+    await page.getByText('Please enter your name.').waitFor()
+    t.ok(await page.getByText('Please enter a valid email address.').isVisible())
+    t.equal(await page.getByLabel('Email').inputValue(), 'nope', 'the 422 page keeps the values')
+    t.equal(await page.getByLabel('Message').inputValue(), 'Kept <b>as typed</b>')
+
+    await page.getByLabel('Name').fill('Ada Lovelace')
+    await page.getByLabel('Email').fill('ada@example.com')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.locator('h1', { hasText: 'Thank you' }).waitFor()
+    t.equal(page.url(), `${origin}/contact?sent=1`)
+    t.same(
+      documentRequests,
+      [`${origin}/contact`, `${origin}/contact`, `${origin}/contact`, `${origin}/contact?sent=1`],
+      'page, post (422), post (303), thank-you page',
+    )
+    t.ok(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Ada Lovelace'))
+  })
+})
+
+t.test('actions that change page data (fixture guestbook)', async (t) => {
+  const { origin } = await listenTestApp(t, 'fixture')
+
+  async function open(t: Parameters<typeof openPage>[0]) {
+    const tracked = await openPage(t)
+    await tracked.page.goto(`${origin}/guestbook`)
+    await waitForHydration(tracked.page)
+    return tracked
+  }
+
+  t.test('after a successful action the page data is fetched again', async (t) => {
+    const { page, documentRequests, dataRequests, errors } = await open(t)
+    await page.getByLabel('Your name').fill('Zed Shaw')
+    await page.getByRole('button', { name: 'Sign' }).click()
+    await page.locator('.names li', { hasText: 'Zed Shaw' }).waitFor()
+    t.same(documentRequests, [`${origin}/guestbook`])
+    t.ok(dataRequests.includes(`${origin}/_data/guestbook`), 'the data came again')
+    t.equal(await page.getByLabel('Your name').inputValue(), '', 'the form was reset')
+    t.same(errors, [])
+  })
+
+  t.test('the submit button is disabled while sending, and a double click sends once', async (t) => {
+    const { page } = await open(t)
+    const posts: Array<() => Promise<void>> = []
+    await page.route(`${origin}/guestbook`, (route) => {
+      if (route.request().method() !== 'POST') return route.fallback()
+      posts.push(() => route.continue())
+    })
+    await page.getByLabel('Your name').fill('Double Click')
+    await page.getByRole('button', { name: 'Sign' }).dblclick()
+    await waitUntil(() => posts.length === 1, 'the post is held')
+    t.ok(await page.getByRole('button', { name: 'Sign' }).isDisabled(), 'pending: the button is disabled')
+    await posts[0]!()
+    await page.locator('.names li', { hasText: 'Double Click' }).waitFor()
+    t.ok(await page.getByRole('button', { name: 'Sign' }).isEnabled())
+    t.equal(posts.length, 1, 'one post for two clicks')
+    t.equal(await page.locator('.names li', { hasText: 'Double Click' }).count(), 1, 'signed once')
+  })
+
+  t.test('an action that fails shows a form error without leaking its message', async (t) => {
+    const { page, errors } = await open(t)
+    await page.getByRole('button', { name: 'Explode' }).click()
+    await page.getByRole('alert').waitFor()
+    t.equal(await page.getByRole('alert').textContent(), 'Internal server error')
+    t.same(errors, [], 'the 500 shows up only as a resource status')
+  })
+
+  t.test("an action's redirect is a client-side navigation", async (t) => {
+    const { page, documentRequests } = await open(t)
+    await page.getByRole('button', { name: 'Go elsewhere' }).click()
+    await page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.equal(page.url(), `${origin}/target`)
+    t.same(documentRequests, [`${origin}/guestbook`])
+  })
+
+  t.test('an invalid value shows its error next to the field', async (t) => {
+    const { page } = await open(t)
+    await page.getByLabel('Your name').fill('R2-D2')
+    await page.getByRole('button', { name: 'Sign' }).click()
+    await page.getByText('Letters and spaces only, 1 to 20.').waitFor()
+    t.equal(await page.getByLabel('Your name').getAttribute('aria-describedby'), await page.getByText('Letters and spaces only, 1 to 20.').getAttribute('id'))
+  })
+})
