@@ -15,7 +15,9 @@ import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
 import pagesPlugin from './plugins/pages.js'
+import tunnelPlugin, { DEFAULT_TUNNEL_TIMEOUT_MS } from './plugins/monitoring-tunnel.js'
 import securityPlugin from './plugins/security.js'
+import { TUNNEL_PATH } from '../shared/monitoring.js'
 import staticPlugin from './plugins/static.js'
 import { ASSETS_PREFIX } from '../shared/constants.js'
 
@@ -36,6 +38,8 @@ export interface BuildAppOptions {
   readonly apiRoutes?: readonly FastifyPluginAsync[]
   /** How long a page render may run before it is aborted; 10 s unless a test shortens it. */
   readonly renderTimeoutMs?: number
+  /** How long the monitoring tunnel waits for Sentry's ingest; 10 s unless a test shortens it. */
+  readonly tunnelTimeoutMs?: number
   /** Where log lines go (tests capture them); stdout otherwise. */
   readonly logStream?: NodeJS.WritableStream
 }
@@ -53,6 +57,12 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
 
   app.register(errorsPlugin)
   app.register(securityPlugin)
+  app.register(tunnelPlugin, {
+    prefix: TUNNEL_PATH,
+    allowedDsns: config.monitoring.allowedDsns,
+    upstream: config.monitoring.tunnelUpstream,
+    timeoutMs: options.tunnelTimeoutMs ?? DEFAULT_TUNNEL_TIMEOUT_MS,
+  })
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
   const pages = {

@@ -6,6 +6,7 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { parseDsn, type ParsedDsn } from '../shared/monitoring.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 /** Fastify's `trustProxy`: off, every hop, a hop count, or the proxies' addresses/CIDRs. */
@@ -20,6 +21,20 @@ export interface AppConfig {
   readonly allowedOrigins: readonly string[]
   /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
   readonly clientDir: string
+  readonly monitoring: MonitoringConfig
+}
+
+export interface MonitoringConfig {
+  /** SENTRY_DSN: where errors of this app go; none turns monitoring off entirely. */
+  readonly dsn: ParsedDsn | undefined
+  /** The DSNs the tunnel forwards to: SENTRY_DSN plus SENTRY_ALLOWED_DSNS. */
+  readonly allowedDsns: readonly ParsedDsn[]
+  readonly environment: string
+  /** SENTRY_RELEASE; the build id when unset, so events name the code that ran. */
+  readonly release: string | undefined
+  readonly tracesSampleRate: number
+  /** SENTRY_TUNNEL_UPSTREAM: send envelopes here instead of the DSN's host (tests, relays). */
+  readonly tunnelUpstream: string | undefined
 }
 
 export class ConfigError extends Error {
@@ -80,6 +95,45 @@ function parseOrigins(name: string, raw: string): string[] {
     })
 }
 
+function parseDsnVariable(name: string, raw: string): ParsedDsn {
+  const dsn = parseDsn(raw)
+  if (!dsn) throw new ConfigError(name, `must be a Sentry DSN like https://<key>@o1.ingest.sentry.io/2; "${raw}" is not one`)
+  return dsn
+}
+
+function parseMonitoring(env: Env): MonitoringConfig {
+  const dsn = env.SENTRY_DSN ? parseDsnVariable('SENTRY_DSN', env.SENTRY_DSN) : undefined
+  const extra = (env.SENTRY_ALLOWED_DSNS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => parseDsnVariable('SENTRY_ALLOWED_DSNS', entry))
+  const rateText = env.SENTRY_TRACES_SAMPLE_RATE ?? '0'
+  const rate = Number(rateText)
+  if (!/^\d*\.?\d+$/.test(rateText) || rate > 1) {
+    throw new ConfigError('SENTRY_TRACES_SAMPLE_RATE', `must be a number from 0 to 1, got "${rateText}"`)
+  }
+  let tunnelUpstream: string | undefined
+  if (env.SENTRY_TUNNEL_UPSTREAM) {
+    let url: URL | undefined
+    try {
+      url = new URL(env.SENTRY_TUNNEL_UPSTREAM)
+    } catch {}
+    if (!url || !/^https?:$/.test(url.protocol) || url.pathname.replace(/\/+$/, '') !== '' || url.search) {
+      throw new ConfigError('SENTRY_TUNNEL_UPSTREAM', `must be an origin like http://127.0.0.1:9000, got "${env.SENTRY_TUNNEL_UPSTREAM}"`)
+    }
+    tunnelUpstream = url.origin
+  }
+  return {
+    dsn,
+    allowedDsns: [...(dsn ? [dsn] : []), ...extra],
+    environment: env.SENTRY_ENVIRONMENT || 'production',
+    release: env.SENTRY_RELEASE || undefined,
+    tracesSampleRate: rate,
+    tunnelUpstream,
+  }
+}
+
 /** The client build beside the server bundle: dist/server/main.js -> dist/client. */
 export function defaultClientDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
@@ -98,5 +152,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY),
     allowedOrigins: env.ALLOWED_ORIGINS ? parseOrigins('ALLOWED_ORIGINS', env.ALLOWED_ORIGINS) : [],
     clientDir: env.CLIENT_DIR || defaultClientDir(),
+    monitoring: parseMonitoring(env),
   }
 }

@@ -29,7 +29,16 @@ export interface TestApp {
 }
 
 export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
-  return { host: '127.0.0.1', port: 0, logLevel: 'info', trustProxy: false, allowedOrigins: [], clientDir, ...overrides }
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    logLevel: 'info',
+    trustProxy: false,
+    allowedOrigins: [],
+    clientDir,
+    monitoring: { dsn: undefined, allowedDsns: [], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
+    ...overrides,
+  }
 }
 
 export interface TestAppOptions {
@@ -37,6 +46,7 @@ export interface TestAppOptions {
   /** Extra /api route modules, registered after the production ones. */
   readonly apiRoutes?: readonly FastifyPluginAsync[]
   readonly renderTimeoutMs?: number
+  readonly tunnelTimeoutMs?: number
 }
 
 export async function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
@@ -52,6 +62,7 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
     logStream,
     apiRoutes: [...apiRoutes, ...(options.apiRoutes ?? [])],
     ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
+    ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
     ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
   })
   t.teardown(() => app.close())
