@@ -103,7 +103,7 @@ export async function buildServer(outDir: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true })
   await esbuild.build({
     absWorkingDir: projectRoot,
-    entryPoints: { server: 'server/main.ts' },
+    entryPoints: { server: 'server/main.ts', instrument: 'server/instrument.ts' },
     outdir: outDir,
     bundle: true,
     format: 'esm',
@@ -117,9 +117,16 @@ export async function buildServer(outDir: string): Promise<void> {
   // React picks its production build from NODE_ENV when first imported, and ESM
   // imports are hoisted: so the variable is set here, before the bundle is imported.
   await mkdir(outDir, { recursive: true })
+  // With SENTRY_DSN, @sentry/node is initialised before anything it instruments is
+  // imported (what `node --import` would do), and not loaded at all without it.
   await writeFile(
     path.join(outDir, 'main.js'),
-    "process.env.NODE_ENV ??= 'production'\nawait import('./server.js')\n",
+    [
+      "process.env.NODE_ENV ??= 'production'",
+      "if (process.env.SENTRY_DSN) await import('./instrument.js')",
+      "await import('./server.js')",
+      '',
+    ].join('\n'),
   )
 }
 

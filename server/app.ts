@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
 import { readManifest } from './manifest.js'
+import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
 import actionsPlugin from './plugins/actions.js'
@@ -40,6 +41,8 @@ export interface BuildAppOptions {
   readonly renderTimeoutMs?: number
   /** How long the monitoring tunnel waits for Sentry's ingest; 10 s unless a test shortens it. */
   readonly tunnelTimeoutMs?: number
+  /** Where 5xx failures are reported besides the log; nothing unless SENTRY_DSN is set. */
+  readonly errorReporter?: ErrorReporter
   /** Where log lines go (tests capture them); stdout otherwise. */
   readonly logStream?: NodeJS.WritableStream
 }
@@ -54,6 +57,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     genReqId: () => randomUUID(),
   })
   app.decorate('lifecycle', { draining: false })
+  const errorReporter = options.errorReporter ?? noopReporter
+  app.decorate('errorReporter', errorReporter)
 
   app.register(errorsPlugin)
   app.register(securityPlugin)
@@ -62,6 +67,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     allowedDsns: config.monitoring.allowedDsns,
     upstream: config.monitoring.tunnelUpstream,
     timeoutMs: options.tunnelTimeoutMs ?? DEFAULT_TUNNEL_TIMEOUT_MS,
+    untraced: errorReporter.untraced,
   })
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })

@@ -14,13 +14,18 @@ try {
   process.exit(1)
 }
 
-const app = buildApp(config)
+// @sentry/node is loaded only when there is somewhere to report to.
+const errorReporter = config.monitoring.dsn
+  ? (await import('./monitoring/sentry-reporter.js')).sentryReporter
+  : undefined
+const app = buildApp(config, { errorReporter })
 
 async function shutDown(signal: NodeJS.Signals) {
   app.log.info({ signal }, 'shutting down')
   app.lifecycle.draining = true
   try {
     await app.close()
+    await app.errorReporter.flush(2_000)
     process.exit(0)
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed')

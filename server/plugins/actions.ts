@@ -15,6 +15,7 @@ import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../share
 import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
 import type { ActionsDecl } from '../../shared/route-table.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
 import type { ActionHandler } from '../page-definition.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
 import { sendPageDocument, type DocumentContext } from '../render/send-page.js'
@@ -75,7 +76,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
     if (status < 500) return sendProblem(request, reply, status, error.code ?? 'APP_ERR_HTTP', error.message)
     const digest = digestOf(error)
-    request.log.error({ err: error, digest }, 'form post failed')
+    reportServerError(request, error, 'form post failed', { digest })
     return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', digest)
   })
 
@@ -128,7 +129,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
           return sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
         }
         const digest = digestOf(error)
-        request.log.error({ err: error, digest, routeId: match.id, action: name }, 'action failed')
+        reportServerError(request, error, 'action failed', { digest, routeId: match.id, action: name })
         return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', digest)
       }
 

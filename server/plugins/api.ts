@@ -7,6 +7,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/digest.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
 
 export interface ApiPluginOptions {
   readonly routes: readonly FastifyPluginAsync[]
@@ -58,7 +59,7 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500
     if (status >= 500) {
       const digest = digestOf(error)
-      request.log.error({ err: error, digest }, 'api request failed')
+      reportServerError(request, error, 'api request failed', { digest })
       return sendApiError(reply, request, status, 'APP_ERR_INTERNAL', 'Internal server error', digest)
     }
     const code = error.validation ? 'APP_ERR_VALIDATION' : (error.code ?? 'APP_ERR_HTTP')

@@ -8,6 +8,7 @@ import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { SERVER_ERROR_TEXT } from '../../client/components/error-page.js'
 import { digestOf } from '../../shared/digest.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
 import { renderShellErrorDocument } from '../render/document.js'
 
 async function errorsPlugin(fastify: FastifyInstance) {
@@ -18,7 +19,7 @@ async function errorsPlugin(fastify: FastifyInstance) {
       return reply.code(status).type('text/plain; charset=utf-8').send(`${status}: ${error.message}`)
     }
     const digest = digestOf(error)
-    request.log.error({ err: error, digest }, 'request failed')
+    reportServerError(request, error, 'request failed', { digest })
     return reply.code(status).type('text/html; charset=utf-8').send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest))
   })
 }

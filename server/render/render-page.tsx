@@ -15,6 +15,7 @@ import { singlePageSource, type ReadyPage } from '../../client/runtime/page-sour
 import { titleOf } from '../../client/runtime/page-title.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import { digestOf } from '../../shared/digest.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
 import { DOCUMENT_TAIL, renderDocumentHead, renderShellErrorDocument } from './document.js'
 
 export interface StreamPageOptions {
@@ -33,7 +34,6 @@ export function streamPage(reply: FastifyReply, options: StreamPageOptions): Pro
   const { manifest, page, pathname, search, nonce } = options
   const { payload } = page
   const key = pathname + search
-  const log = reply.log
 
   return new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout | undefined
@@ -72,7 +72,10 @@ export function streamPage(reply: FastifyReply, options: StreamPageOptions): Pro
         },
         onError(error) {
           const digest = digestOf(error)
-          log.error({ err: error, digest, routeId: payload.kind === 'page' ? payload.routeId : undefined }, 'render failed')
+          reportServerError(reply.request, error, 'render failed', {
+            digest,
+            ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}),
+          })
           return digest
         },
       },

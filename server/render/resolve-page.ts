@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../shared/errors.js'
 import type { ErrorPayload, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 
 export type Resolution =
@@ -69,6 +70,6 @@ function errorPayload(error: unknown, buildId: string, request: FastifyRequest, 
   }
   const status = isHttpError(error) ? error.status : 500
   const digest = digestOf(error)
-  request.log.error({ err: error, digest, routeId }, 'loader failed')
+  reportServerError(request, error, 'loader failed', { digest, routeId })
   return { kind: 'error', status, digest, buildId }
 }

@@ -6,6 +6,7 @@ import { Writable } from 'node:stream'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { apiRoutes } from '../../server/api/index.js'
 import { buildApp } from '../../server/app.js'
+import type { ErrorReporter } from '../../server/monitoring/error-reporter.js'
 import type { AppConfig } from '../../server/config.js'
 import { fixtureDefinition } from '../fixtures/app/server.js'
 import { buildFor, type BuiltApp, type ClientBuild } from './build.js'
@@ -47,6 +48,7 @@ export interface TestAppOptions {
   readonly apiRoutes?: readonly FastifyPluginAsync[]
   readonly renderTimeoutMs?: number
   readonly tunnelTimeoutMs?: number
+  readonly errorReporter?: ErrorReporter
 }
 
 export async function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
@@ -63,6 +65,7 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
     apiRoutes: [...apiRoutes, ...(options.apiRoutes ?? [])],
     ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
+    ...(options.errorReporter ? { errorReporter: options.errorReporter } : {}),
     ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
   })
   t.teardown(() => app.close())

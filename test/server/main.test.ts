@@ -88,6 +88,23 @@ t.test('the built server serves the example screens, then stops on SIGTERM with 
   t.equal(code, 0)
 })
 
+t.test('with SENTRY_DSN the built server loads @sentry/node first and still serves', async (t) => {
+  const server = start({ PORT: '0', SENTRY_DSN: 'http://publickey@127.0.0.1:9/1' })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  const origin = await listeningOrigin(server)
+  t.equal((await fetch(`${origin}/items/7`)).status, 200)
+  server.child.kill('SIGTERM')
+  const [code] = await once(server.child, 'exit')
+  t.equal(code, 0, 'shutdown flushes monitoring (nothing queued) and exits 0')
+})
+
+t.test('a malformed SENTRY_DSN stops the process, naming it', async (t) => {
+  const server = start({ PORT: '0', SENTRY_DSN: 'not-a-dsn' })
+  const [code] = await once(server.child, 'exit')
+  t.equal(code, 1)
+  t.match(server.output(), /Configuration error: SENTRY_DSN must be a Sentry DSN/)
+})
+
 t.test('a bad environment variable stops the process with exit 1, naming the variable', async (t) => {
   const server = start({ PORT: 'eighty' })
   const [code] = await once(server.child, 'exit')
