@@ -18,7 +18,7 @@ import errorsPlugin from './plugins/errors.js'
 import pagesPlugin from './plugins/pages.js'
 import tunnelPlugin, { DEFAULT_TUNNEL_TIMEOUT_MS } from './plugins/monitoring-tunnel.js'
 import securityPlugin from './plugins/security.js'
-import { TUNNEL_PATH } from '../shared/monitoring.js'
+import { TUNNEL_PATH, tunnelPathFor } from '../shared/monitoring.js'
 import staticPlugin from './plugins/static.js'
 import { ASSETS_PREFIX } from '../shared/constants.js'
 
@@ -71,10 +71,23 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   })
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
+  const { dsn } = config.monitoring
   const pages = {
     definition: options.definition ?? appDefinition,
     manifest,
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
+    // Exactly what the browser SDK needs, nothing more of the server's configuration.
+    ...(dsn
+      ? {
+          monitoring: {
+            dsn: dsn.dsn,
+            tunnel: tunnelPathFor(dsn),
+            environment: config.monitoring.environment,
+            release: config.monitoring.release ?? manifest.buildId,
+            tracesSampleRate: config.monitoring.tracesSampleRate,
+          },
+        }
+      : {}),
   }
   app.register(pagesPlugin, pages)
   app.register(actionsPlugin, { ...pages, allowedOrigins: config.allowedOrigins })

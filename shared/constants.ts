@@ -27,5 +27,8 @@ export const ASSETS_PREFIX = '/assets/'
 /** The id of the `<script type="application/json">` element carrying the first page's data. */
 export const BOOTSTRAP_ELEMENT_ID = '__page_data'
 
+/** The id of the `<script type="application/json">` element carrying the browser's monitoring config. */
+export const MONITORING_ELEMENT_ID = '__monitoring'
+
 /** The id of the element React renders into. */
 export const ROOT_ELEMENT_ID = 'root'

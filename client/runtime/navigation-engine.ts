@@ -52,6 +52,7 @@ export class NavigationEngine {
   readonly #hardNavigate: (url: string) => void
   readonly #queue: PrefetchQueue
   readonly #listeners = new Set<() => void>()
+  readonly #navigatedListeners = new Set<(from: string, to: string) => void>()
   readonly #scrollPositions = new Map<string, number>()
   #state: NavigationState = { slow: false, announcement: '' }
   #latest = 0
@@ -115,8 +116,18 @@ export class NavigationEngine {
    * same page leaves both where they are.
    */
   pageShown(key: string, title: string): void {
+    const from = this.#shownKey
     this.#shownKey = key
+    if (this.#arrival && from !== undefined && from !== key) {
+      for (const listener of this.#navigatedListeners) listener(from, key)
+    }
     this.#arrive(title)
+  }
+
+  /** Calls `listener` each time a navigation (link, back/forward) has put a new page on screen. */
+  onNavigated(listener: (from: string, to: string) => void): () => void {
+    this.#navigatedListeners.add(listener)
+    return () => this.#navigatedListeners.delete(listener)
   }
 
   #arrive(title: string): void {

@@ -4,7 +4,9 @@
  * same tree the server rendered.
  */
 import { hydrateRoot } from 'react-dom/client'
-import { BOOTSTRAP_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
+import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
+import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
+import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
 import { locationKey, type AnyPayload } from '../../shared/page-payload.js'
 import type { Router, RouteTable } from '../../shared/route-table.js'
 import { AppRoot } from '../components/app-root.js'
@@ -23,6 +25,8 @@ function hardNavigate(url: string): void {
 }
 
 export async function startClient<Table extends RouteTable>(app: ClientApp<Table>): Promise<void> {
+  const monitoring = readMonitoringConfig()
+  if (monitoring) listenForEarlyErrors() // before anything else can throw
   const bootstrap = document.getElementById(BOOTSTRAP_ELEMENT_ID)
   const container = document.getElementById(ROOT_ELEMENT_ID)
   if (!bootstrap?.textContent || !container) throw new Error('The page has no bootstrap data or root element')
@@ -41,7 +45,22 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
 
   // Created before hydration: its popstate listener must come before wouter's.
   const navigation = new NavigationEngine({ store, hardNavigate })
-  hydrateRoot(container, <AppRoot source={store} navigation={navigation} onHydrated={markHydrated} />)
+  const onHydrated = () => {
+    markHydrated()
+    // Off the critical path: the SDK's chunk loads once the page is interactive.
+    if (monitoring) void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, navigation))
+  }
+  hydrateRoot(container, <AppRoot source={store} navigation={navigation} onHydrated={onHydrated} />, {
+    onCaughtError(error, info) {
+      console.error(error) // the error page tells the user to look here
+      reportCaughtError(error, info.componentStack)
+    },
+  })
+}
+
+function readMonitoringConfig(): BrowserMonitoringConfig | undefined {
+  const text = document.getElementById(MONITORING_ELEMENT_ID)?.textContent
+  return text ? (JSON.parse(text) as BrowserMonitoringConfig) : undefined
 }
 
 /**

@@ -3,7 +3,8 @@
  * escaped here: the title as text, the page payload through the script-safe serializer,
  * the nonce as an attribute. React streams into `<div id="root">`.
  */
-import { BOOTSTRAP_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
+import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
+import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import { escapeHtml, serializeForScript } from '../../shared/html.js'
 import type { ScreenPayload } from '../../shared/page-payload.js'
@@ -14,6 +15,8 @@ export interface DocumentHead {
   readonly payload: ScreenPayload
   /** The route whose chunk to preload; none for the not-found and error pages. */
   readonly routeId?: string
+  /** What the browser's error reporting needs; absent when monitoring is off. */
+  readonly monitoring?: BrowserMonitoringConfig
 }
 
 /** The preload list of a route: entry, route chunk, and their static imports, once each. */
@@ -39,6 +42,9 @@ export function renderDocumentHead(manifest: BuildManifest, head: DocumentHead):
     styles +
     preloads +
     `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(head.payload)}</script>` +
+    (head.monitoring
+      ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(head.monitoring)}</script>`
+      : '') +
     `<script type="module" src="${escapeHtml(manifest.entry.file)}" nonce="${nonce}"></script>` +
     `</head><body><div id="${ROOT_ELEMENT_ID}">`
   )

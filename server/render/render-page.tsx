@@ -14,6 +14,7 @@ import { SERVER_ERROR_TEXT } from '../../client/components/error-page.js'
 import { singlePageSource, type ReadyPage } from '../../client/runtime/page-source.js'
 import { titleOf } from '../../client/runtime/page-title.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
+import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import { digestOf } from '../../shared/digest.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import { DOCUMENT_TAIL, renderDocumentHead, renderShellErrorDocument } from './document.js'
@@ -28,6 +29,7 @@ export interface StreamPageOptions {
   readonly headers: Readonly<Record<string, string>>
   /** A render still running after this long is aborted. */
   readonly timeoutMs: number
+  readonly monitoring?: BrowserMonitoringConfig
 }
 
 export function streamPage(reply: FastifyReply, options: StreamPageOptions): Promise<void> {
@@ -52,6 +54,7 @@ export function streamPage(reply: FastifyReply, options: StreamPageOptions): Pro
               nonce,
               payload,
               routeId: payload.kind === 'page' ? payload.routeId : undefined,
+              ...(options.monitoring ? { monitoring: options.monitoring } : {}),
             }),
           )
           body.on('close', () => clearTimeout(timer))

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply } from 'fastify'
 import type { BuildManifest } from '../../shared/build-manifest.js'
+import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { ReadyPage } from '../../client/runtime/page-source.js'
 import type { AnyAppDefinition } from '../page-definition.js'
@@ -14,6 +15,8 @@ export interface DocumentContext {
   readonly definition: AnyAppDefinition
   readonly manifest: BuildManifest
   readonly renderTimeoutMs: number
+  /** The browser's monitoring config, written into every page; absent without SENTRY_DSN. */
+  readonly monitoring?: BrowserMonitoringConfig
 }
 
 /**
@@ -43,6 +46,7 @@ export async function sendPageDocument(
     nonce: reply.cspNonce.script,
     headers: { 'cache-control': cachePolicy(payload) },
     timeoutMs: context.renderTimeoutMs,
+    ...(context.monitoring ? { monitoring: context.monitoring } : {}),
   })
   return reply
 }

@@ -1,0 +1,133 @@
+/**
+ * Browser error reporting end to end: the real @sentry/browser in Chromium, sending
+ * through the app's /monitoring tunnel to the fake ingest.
+ */
+import t from 'tap'
+import { parseDsn } from '../../shared/monitoring.js'
+import { listenTestApp } from '../helpers/app.js'
+import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
+import { startFakeIngest } from '../helpers/fake-ingest.js'
+import { waitUntil } from '../helpers/wait.js'
+
+type Test = Parameters<typeof openPage>[0]
+
+t.test('browser monitoring', async (t) => {
+  const ingest = await startFakeIngest(t)
+  const dsn = parseDsn(`http://publickey@${new URL(ingest.origin).host}/1`)!
+  const { origin, build } = await listenTestApp(t, 'fixture', {
+    config: {
+      monitoring: { dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
+    },
+  })
+  const errorEvents = () => ingest.items('event').map((item) => item.payload)
+  const eventsWith = (message: string) => errorEvents().filter((e) => e.exception?.values?.[0]?.value === message)
+
+  async function open(t: Test, path: string, before?: (tracked: TrackedPage) => Promise<void>) {
+    const tracked = await openPage(t)
+    const tunnelled: string[] = []
+    tracked.page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/monitoring') tunnelled.push(request.url())
+    })
+    await before?.(tracked)
+    await tracked.page.goto(origin + path)
+    await waitForHydration(tracked.page)
+    return { ...tracked, tunnelled }
+  }
+  const monitoringOn = (tracked: TrackedPage) => tracked.page.locator('html[data-monitoring="on"]').waitFor({ state: 'attached' })
+
+  t.test('a thrown error reaches ingest through /monitoring, with at most 100 breadcrumbs and the right tags', async (t) => {
+    const tracked = await open(t, '/noisy')
+    await monitoringOn(tracked)
+    // Two buttons in turn: Sentry merges repeated clicks on one element into one breadcrumb.
+    const buttons = [tracked.page.getByRole('button', { name: /^Click/ }), tracked.page.getByRole('button', { name: /^Other/ })]
+    for (let i = 0; i < 150; i++) await buttons[i % 2]!.click()
+    await tracked.page.getByRole('button', { name: 'Click 75' }).waitFor()
+    await tracked.page.getByRole('button', { name: 'Throw', exact: true }).click()
+    await ingest.waitFor(() => eventsWith('Handler failed on purpose').length === 1, 'the error event')
+    const [event] = eventsWith('Handler failed on purpose')
+    t.equal(event.environment, 'test')
+    t.equal(event.release, build.manifest.buildId, 'the release is the build id when SENTRY_RELEASE is unset')
+    t.equal(event.breadcrumbs.length, 100, 'breadcrumbs capped at 100')
+    t.ok(event.breadcrumbs.filter((b: any) => b.category === 'ui.click').length >= 99, 'the clicks are there')
+    t.same([...new Set(tracked.tunnelled.map((url) => new URL(url).search))], ['?o=0&p=1'], 'sent through the same-origin tunnel')
+  })
+
+  t.test('noise is dropped: ResizeObserver loops and non-Error rejections', async (t) => {
+    const tracked = await open(t, '/noisy')
+    await monitoringOn(tracked)
+    await tracked.page.getByRole('button', { name: 'Noise' }).click()
+    await waitUntil(() => tracked.errors.length >= 1, 'the noise happened in the page')
+    await tracked.page.getByRole('button', { name: 'Throw again' }).click()
+    await ingest.waitFor(() => eventsWith('After the noise').length === 1, 'the real error after the noise')
+    const noise = errorEvents().filter((e) => /ResizeObserver|Non-Error|plain string/.test(JSON.stringify(e.exception ?? e.message)))
+    t.same(noise, [])
+  })
+
+  t.test('an error before the SDK loaded arrives once', async (t) => {
+    let release: (() => Promise<void>) | undefined
+    const tracked = await open(t, '/noisy?early=1', async ({ page }) => {
+      await page.route(/\/assets\/sentry-browser-[^/]+\.js$/, (route) => {
+        release = () => route.continue()
+      })
+    })
+    await waitUntil(() => tracked.errors.some((e) => e.includes('Early failure')), 'the early error')
+    await waitUntil(() => release !== undefined, 'the SDK chunk was requested')
+    t.equal(eventsWith('Early failure').length, 0, 'nothing sent before the SDK is there')
+    await release!()
+    await monitoringOn(tracked)
+    await ingest.waitFor(() => eventsWith('Early failure').length >= 1, 'the early error, sent by the SDK')
+    // Another error after it: once that has arrived, a duplicate would have too.
+    await tracked.page.getByRole('button', { name: 'Throw', exact: true }).click()
+    await ingest.waitFor(() => eventsWith('Handler failed on purpose').length >= 2, 'a later error')
+    t.equal(eventsWith('Early failure').length, 1, 'exactly once')
+  })
+
+  t.test('the root error boundary reports what it catches', async (t) => {
+    const tracked = await open(t, '/client-crash')
+    await monitoringOn(tracked)
+    await tracked.page.getByRole('button', { name: 'Break me' }).click()
+    await ingest.waitFor(() => eventsWith('Rendering failed in the browser').length === 1, 'the boundary error')
+    const [event] = eventsWith('Rendering failed in the browser')
+    t.equal(event.exception.values[0].mechanism.type, 'react.error-boundary')
+    t.ok(event.contexts.react.componentStack, 'with the component stack')
+  })
+
+  t.test('redirects, not-found pages and navigations produce no error event; navigations are breadcrumbs', async (t) => {
+    const tracked = await open(t, '/noisy')
+    await monitoringOn(tracked)
+    const before = errorEvents().length
+    await tracked.page.getByRole('link', { name: 'Moved' }).click()
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    await tracked.page.goBack()
+    await tracked.page.getByRole('link', { name: 'Missing' }).click()
+    await tracked.page.locator('h1', { hasText: '404' }).waitFor()
+    await tracked.page.goBack()
+    await tracked.page.locator('h1', { hasText: 'Noisy' }).waitFor()
+    await tracked.page.getByRole('button', { name: 'Throw again' }).click()
+    await ingest.waitFor(() => errorEvents().length === before + 1, 'the one marker error')
+    const marker = errorEvents().at(-1)
+    t.equal(marker.exception.values[0].value, 'After the noise', 'the only event is the marker')
+    const navigations = marker.breadcrumbs.filter((b: any) => b.category === 'navigation').map((b: any) => b.data)
+    t.same(navigations, [
+      { from: '/noisy', to: '/target' },
+      { from: '/target', to: '/noisy' },
+      { from: '/noisy', to: '/missing/absent' },
+      { from: '/missing/absent', to: '/noisy' },
+    ])
+  })
+})
+
+t.test('without SENTRY_DSN the browser loads no monitoring at all', async (t) => {
+  const { origin } = await listenTestApp(t, 'fixture')
+  const tracked = await openPage(t)
+  const scripts: string[] = []
+  tracked.page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url())
+  })
+  await tracked.page.goto(`${origin}/noisy`)
+  await waitForHydration(tracked.page)
+  await tracked.page.getByRole('button', { name: 'Throw', exact: true }).click()
+  await waitUntil(() => tracked.errors.length === 1, 'the error happened')
+  t.notOk(scripts.some((url) => url.includes('sentry')), 'no SDK chunk requested')
+  t.equal(await tracked.page.locator('#__monitoring').count(), 0, 'no monitoring config in the page')
+})
