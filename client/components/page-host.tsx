@@ -34,7 +34,7 @@ export function PageHost() {
   useLayoutEffect(() => {
     if (!shown) return
     document.title = titleOf(shown.page)
-    engine?.pageShown(shown.key, document.title)
+    engine?.pageShown(shown.key, document.title, shown.page.payload.kind)
   }, [shown, engine])
 
   return shown ? <PageView page={shown.page} /> : null

@@ -16,7 +16,7 @@
  */
 import type { AroundNavHandler, NavigateOptions } from 'wouter'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../shared/constants.js'
-import { locationKey } from '../../shared/page-payload.js'
+import { locationKey, type ScreenPayload } from '../../shared/page-payload.js'
 import type { LoadResult } from './load-page.js'
 import type { PageStore } from './page-store.js'
 import { PrefetchQueue } from './prefetch-queue.js'
@@ -35,6 +35,16 @@ export interface NavigationState {
   readonly announcement: string
 }
 
+/**
+ * What monitoring hears of navigations: one began (a link or back/forward), it met a
+ * redirect, or its page is on screen. A navigation with no `shown` (superseded, turned
+ * into a document load, to the page already shown) never completes.
+ */
+export type NavigationEvent =
+  | { readonly type: 'start'; readonly to: string }
+  | { readonly type: 'redirect'; readonly to: string }
+  | { readonly type: 'shown'; readonly from: string; readonly to: string; readonly kind: ScreenPayload['kind'] }
+
 /** Why a link asks for a prefetch: it came into view, or the user showed intent. */
 export type PrefetchReason = 'viewport' | 'intent'
 
@@ -52,7 +62,7 @@ export class NavigationEngine {
   readonly #hardNavigate: (url: string) => void
   readonly #queue: PrefetchQueue
   readonly #listeners = new Set<() => void>()
-  readonly #navigatedListeners = new Set<(from: string, to: string) => void>()
+  readonly #eventListeners = new Set<(event: NavigationEvent) => void>()
   readonly #scrollPositions = new Map<string, number>()
   #state: NavigationState = { slow: false, announcement: '' }
   #latest = 0
@@ -60,6 +70,7 @@ export class NavigationEngine {
   #arrival: Arrival | undefined
   /** The location key of the page on screen. */
   #shownKey: string | undefined
+  #shownKind: ScreenPayload['kind'] | undefined
 
   constructor({ store, hardNavigate }: NavigationEngineOptions) {
     this.#store = store
@@ -115,19 +126,27 @@ export class NavigationEngine {
    * Only a page that arrived by navigation moves scroll and focus; a refresh of the
    * same page leaves both where they are.
    */
-  pageShown(key: string, title: string): void {
+  pageShown(key: string, title: string, kind: ScreenPayload['kind']): void {
     const from = this.#shownKey
     this.#shownKey = key
-    if (this.#arrival && from !== undefined && from !== key) {
-      for (const listener of this.#navigatedListeners) listener(from, key)
-    }
+    this.#shownKind = kind
+    if (this.#arrival && from !== undefined && from !== key) this.#emit({ type: 'shown', from, to: key, kind })
     this.#arrive(title)
   }
 
-  /** Calls `listener` each time a navigation (link, back/forward) has put a new page on screen. */
-  onNavigated(listener: (from: string, to: string) => void): () => void {
-    this.#navigatedListeners.add(listener)
-    return () => this.#navigatedListeners.delete(listener)
+  /** The page on screen: its location key and what kind of page it is. */
+  get shown(): { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined {
+    return this.#shownKey !== undefined && this.#shownKind ? { key: this.#shownKey, kind: this.#shownKind } : undefined
+  }
+
+  /** Tells `listener` about every navigation's start, redirects and completion. */
+  onNavigationEvent(listener: (event: NavigationEvent) => void): () => void {
+    this.#eventListeners.add(listener)
+    return () => this.#eventListeners.delete(listener)
+  }
+
+  #emit(event: NavigationEvent): void {
+    for (const listener of this.#eventListeners) listener(event)
   }
 
   #arrive(title: string): void {
@@ -147,6 +166,7 @@ export class NavigationEngine {
     this.#entry = entryOf(event.state) ?? newEntryId()
     this.#arrival = { kind: 'pop', scrollY: this.#scrollPositions.get(this.#entry) ?? 0 }
     this.#setState({ ...this.#state, slow: false })
+    this.#emit({ type: 'start', to: currentKey() })
     // Same page, another entry (a #hash): nothing will render, so arrive now.
     if (currentKey() === this.#shownKey) this.#arrive(document.title)
   }
@@ -163,6 +183,7 @@ export class NavigationEngine {
     if (url.origin !== window.location.origin) return this.#hardNavigate(url.href)
     const key = locationKey(url.pathname, url.search)
     this.#queue.drop(key) // a prefetch waiting for this URL: start it now, as the navigation
+    this.#emit(redirects === 0 ? { type: 'start', to: key } : { type: 'redirect', to: key })
 
     const slowTimer = setTimeout(() => {
       if (ticket === this.#latest) this.#setState({ ...this.#state, slow: true })

@@ -48,7 +48,9 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
   const onHydrated = () => {
     markHydrated()
     // Off the critical path: the SDK's chunk loads once the page is interactive.
-    if (monitoring) void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, navigation))
+    if (!monitoring) return
+    const patternOf = (key: string) => app.router.match(key.split('?', 1)[0]!)?.route.pattern
+    void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, { navigation, patternOf }))
   }
   hydrateRoot(container, <AppRoot source={store} navigation={navigation} onHydrated={onHydrated} />, {
     onCaughtError(error, info) {

@@ -117,6 +117,68 @@ t.test('browser monitoring', async (t) => {
   })
 })
 
+t.test('transactions from the router', async (t) => {
+  const ingest = await startFakeIngest(t)
+  const dsn = parseDsn(`http://publickey@${new URL(ingest.origin).host}/1`)!
+  const { origin } = await listenTestApp(t, 'fixture', {
+    config: {
+      monitoring: { dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate: 1, tunnelUpstream: undefined },
+    },
+  })
+  const transactions = () =>
+    ingest.items('transaction').map(({ payload }) => ({ name: payload.transaction, op: payload.contexts.trace.op }))
+
+  t.test('page loads and navigations are named by route pattern; redirects, 404s and superseded ones are dropped', async (t) => {
+    const tracked = await openPage(t)
+    let releaseStatic: (() => Promise<void>) | undefined
+    await tracked.page.route(`${origin}/_data/static-page`, (route) => {
+      releaseStatic = () => route.continue()
+    })
+    await tracked.page.goto(`${origin}/noisy`)
+    await waitForHydration(tracked.page)
+    await tracked.page.locator('html[data-monitoring="on"]').waitFor({ state: 'attached' })
+
+    // A redirect (/moved -> /target), then a not-found page.
+    await tracked.page.getByRole('link', { name: 'Moved' }).click()
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    await tracked.page.goBack()
+    await tracked.page.locator('h1', { hasText: 'Noisy' }).waitFor()
+    await tracked.page.getByRole('link', { name: 'Missing' }).click()
+    await tracked.page.locator('h1', { hasText: '404' }).waitFor()
+    await tracked.page.goBack()
+    await tracked.page.locator('h1', { hasText: 'Noisy' }).waitFor()
+    // A superseded navigation: /static-page is held while /target wins.
+    await tracked.page.getByRole('link', { name: 'Static' }).click()
+    await waitUntil(() => releaseStatic !== undefined, 'the held navigation')
+    await tracked.page.getByRole('link', { name: 'Target' }).click()
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    await releaseStatic!()
+    // Chromium fails keepalive fetches (the SDK's transport) while requests are intercepted.
+    await tracked.page.unrouteAll({ behavior: 'wait' })
+
+    // Each navigation span ends when the next starts; the last ends on its own after idling.
+    await ingest.waitFor(() => transactions().some((x) => x.name === '/target'), 'the last navigation')
+    t.same(transactions(), [
+      { name: '/noisy', op: 'pageload' },
+      { name: '/noisy', op: 'navigation' }, // back from /target
+      { name: '/noisy', op: 'navigation' }, // back from the 404
+      { name: '/target', op: 'navigation' },
+    ])
+  })
+
+  t.test('the page load of a not-found page is not reported', async (t) => {
+    const tracked = await openPage(t)
+    await tracked.page.goto(`${origin}/nope`)
+    await waitForHydration(tracked.page)
+    await tracked.page.locator('html[data-monitoring="on"]').waitFor({ state: 'attached' })
+    await tracked.page.getByRole('link', { name: 'Go to the home page' }).click()
+    await tracked.page.locator('h1', { hasText: 'Start' }).waitFor()
+    await ingest.waitFor(() => transactions().some((x) => x.name === '/' && x.op === 'navigation'), 'the navigation home')
+    t.notOk(transactions().some((x) => x.op === 'pageload' && x.name === '/nope'))
+    t.equal(transactions().filter((x) => x.op === 'pageload').length, 1, 'only the earlier /noisy page load')
+  })
+})
+
 t.test('without SENTRY_DSN the browser loads no monitoring at all', async (t) => {
   const { origin } = await listenTestApp(t, 'fixture')
   const tracked = await openPage(t)
