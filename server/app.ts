@@ -29,6 +29,10 @@ declare module 'fastify' {
   }
 }
 
+const REQUEST_ID_HEADER = 'x-request-id'
+/** What an incoming request id may look like: no spaces, nothing to break a log line. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
 /** Longer than any sane render: a render still running then is stuck. */
 const DEFAULT_RENDER_TIMEOUT_MS = 10_000
 
@@ -53,8 +57,23 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // Fastify takes a hop count too, though its types leave numbers out.
     trustProxy: config.trustProxy as boolean | string[],
-    // Unique across instances, so a request id from any log line finds one request.
-    genReqId: () => randomUUID(),
+    // The caller's id when it sent a sane one (a proxy's, a client's retry), else a UUID:
+    // unique across instances, so an id from any log line finds one request.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers[REQUEST_ID_HEADER]
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID()
+    },
+    // Longer than the idle timeout of common balancers (60 s), so they close first and
+    // never send a request on a connection we are closing.
+    keepAliveTimeout: 72_000,
+    // A client gets this long to send a whole request, then the connection is cut.
+    requestTimeout: 120_000,
+  })
+  // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
+  app.server.headersTimeout = 75_000
+  app.addHook('onRequest', async function tagResponseWithRequestId(request, reply) {
+    reply.header(REQUEST_ID_HEADER, request.id)
   })
   app.decorate('lifecycle', { draining: false })
   const errorReporter = options.errorReporter ?? noopReporter

@@ -22,6 +22,10 @@ export interface AppConfig {
   /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
   readonly clientDir: string
   readonly monitoring: MonitoringConfig
+  /** After SIGTERM: how long /api/ready says 503 while the instance still serves, so balancers notice. */
+  readonly shutdownDelayMs: number
+  /** After that: the most time in-flight requests get to finish before the process exits anyway. */
+  readonly shutdownGraceMs: number
 }
 
 export interface MonitoringConfig {
@@ -52,6 +56,12 @@ type Env = Readonly<Record<string, string | undefined>>
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 const IPV4_OR_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
 const IPV6_OR_CIDR = /^[0-9a-fA-F:]+(\/\d{1,3})?$/
+
+function parseMilliseconds(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d{1,7}$/.test(raw)) throw new ConfigError(name, `must be a whole number of milliseconds (0 to 9999999), got "${raw}"`)
+  return Number(raw)
+}
 
 function parsePort(name: string, raw: string): number {
   const port = Number(raw)
@@ -153,5 +163,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowedOrigins: env.ALLOWED_ORIGINS ? parseOrigins('ALLOWED_ORIGINS', env.ALLOWED_ORIGINS) : [],
     clientDir: env.CLIENT_DIR || defaultClientDir(),
     monitoring: parseMonitoring(env),
+    shutdownDelayMs: parseMilliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 5_000),
+    shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
   }
 }

@@ -8,6 +8,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
+import { etagFor, isCacheable, isNotModified } from '../render/conditional.js'
 import { cachePolicy, sendPageDocument, type DocumentContext } from '../render/send-page.js'
 
 export type PagesPluginOptions = DocumentContext
@@ -21,7 +22,11 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
     if (resolution.kind === 'redirect') {
       return reply.header('cache-control', 'private, no-store').redirect(resolution.location, resolution.status)
     }
-    return sendPageDocument(reply, opts, resolution.payload, target)
+    const { payload } = resolution
+    if (isCacheable(payload) && isNotModified(request, reply, etagFor('html', payload))) {
+      return reply.code(304).header('cache-control', cachePolicy(payload)).send()
+    }
+    return sendPageDocument(reply, opts, payload, target)
   })
 
   fastify.get(`${DATA_PREFIX}/*`, async function sendPageData(request: FastifyRequest, reply: FastifyReply) {
@@ -35,6 +40,8 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
         .send({ kind: 'redirect', status: resolution.status, location: resolution.location, buildId: manifest.buildId })
     }
     const { payload } = resolution
-    return reply.code(payload.status).header('cache-control', cachePolicy(payload)).send(payload)
+    reply.header('cache-control', cachePolicy(payload))
+    if (isCacheable(payload) && isNotModified(request, reply, etagFor('data', payload))) return reply.code(304).send()
+    return reply.code(payload.status).send(payload)
   })
 }

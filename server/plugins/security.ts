@@ -2,8 +2,7 @@
  * Security headers on every answer, with @fastify/helmet: a CSP that allows scripts
  * only from this origin or carrying the response's nonce (`reply.cspNonce.script`,
  * fresh per response), no framing, no MIME sniffing, a strict referrer policy.
- * HSTS is left to the https-aware proxy setup (DESIGN §9), since this process may be
- * reached over plain http behind a terminating proxy.
+ * HSTS is sent when the request came over https, directly or through a trusted proxy.
  */
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
@@ -27,9 +26,15 @@ async function securityPlugin(fastify: FastifyInstance) {
         frameAncestors: ["'none'"],
       },
     },
+    // Set below, only where the client reached us over https.
     hsts: false,
     frameguard: { action: 'deny' },
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+  })
+  // HSTS only over https: directly, or as a trusted proxy's X-Forwarded-Proto says.
+  // Over plain http (local, tests) the header would be ignored at best.
+  fastify.addHook('onRequest', async function applyStrictTransportSecurity(request, reply) {
+    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
   })
 }
 

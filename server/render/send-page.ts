@@ -9,6 +9,7 @@ import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { ReadyPage } from '../../client/runtime/page-source.js'
 import type { AnyAppDefinition } from '../page-definition.js'
+import { isCacheable, STATIC_CACHE_CONTROL } from './conditional.js'
 import { streamPage } from './render-page.js'
 
 export interface DocumentContext {
@@ -24,7 +25,7 @@ export interface DocumentContext {
  * (dynamic pages, 404s, errors, answers to a form) is per request.
  */
 export function cachePolicy(payload: ScreenPayload): string {
-  return payload.kind === 'page' && payload.mode === 'static' && payload.status === 200 ? 'no-cache' : 'private, no-store'
+  return isCacheable(payload) ? STATIC_CACHE_CONTROL : 'private, no-store'
 }
 
 export async function sendPageDocument(

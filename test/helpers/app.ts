@@ -38,6 +38,8 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     allowedOrigins: [],
     clientDir,
     monitoring: { dsn: undefined, allowedDsns: [], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
+    shutdownDelayMs: 0,
+    shutdownGraceMs: 1_000,
     ...overrides,
   }
 }

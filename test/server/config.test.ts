@@ -8,10 +8,13 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.logLevel, 'info')
   t.equal(config.trustProxy, false)
   t.same(config.allowedOrigins, [])
+  t.equal(config.shutdownDelayMs, 5_000)
+  t.equal(config.shutdownGraceMs, 10_000)
+  t.equal(config.monitoring.dsn, undefined)
 })
 
 t.test('valid values are parsed into their types', async (t) => {
-  const cases: Array<[Record<string, string>, Partial<ReturnType<typeof loadConfig>>]> = [
+  const cases: Array<[Record<string, string>, object]> = [
     [{ PORT: '8080' }, { port: 8080 }],
     [{ PORT: '0' }, { port: 0 }],
     [{ HOST: '0.0.0.0' }, { host: '0.0.0.0' }],
@@ -23,6 +26,8 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ TRUST_PROXY: '::1,fd00::/8' }, { trustProxy: ['::1', 'fd00::/8'] }],
     [{ ALLOWED_ORIGINS: 'https://a.example, http://localhost:5173' }, { allowedOrigins: ['https://a.example', 'http://localhost:5173'] }],
     [{ ALLOWED_ORIGINS: 'https://a.example/' }, { allowedOrigins: ['https://a.example'] }],
+    [{ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_GRACE_MS: '30000' }, { shutdownDelayMs: 0, shutdownGraceMs: 30_000 }],
+    [{ SENTRY_TRACES_SAMPLE_RATE: '0.25' }, { monitoring: { tracesSampleRate: 0.25 } }],
   ]
   for (const [env, expected] of cases) t.match(loadConfig(env), expected, JSON.stringify(env))
 })
@@ -37,6 +42,12 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/8,evil' }, 'TRUST_PROXY'],
     [{ ALLOWED_ORIGINS: 'a.example' }, 'ALLOWED_ORIGINS'],
+    [{ SHUTDOWN_DELAY_MS: '5s' }, 'SHUTDOWN_DELAY_MS'],
+    [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
+    [{ SENTRY_DSN: 'https://example.com' }, 'SENTRY_DSN'],
+    [{ SENTRY_ALLOWED_DSNS: 'https://k@o1.ingest.sentry.io/1,nope' }, 'SENTRY_ALLOWED_DSNS'],
+    [{ SENTRY_TRACES_SAMPLE_RATE: '2' }, 'SENTRY_TRACES_SAMPLE_RATE'],
+    [{ SENTRY_TUNNEL_UPSTREAM: 'http://relay.example/path' }, 'SENTRY_TUNNEL_UPSTREAM'],
     [{ ALLOWED_ORIGINS: 'https://a.example/path' }, 'ALLOWED_ORIGINS'],
     [{ ALLOWED_ORIGINS: 'ftp://a.example' }, 'ALLOWED_ORIGINS'],
   ]

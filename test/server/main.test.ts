@@ -9,6 +9,7 @@ import { once } from 'node:events'
 import t from 'tap'
 import { buildClient, buildServer } from '../../scripts/build.js'
 import { projectRoot } from '../helpers/build.js'
+import { waitUntil } from '../helpers/wait.js'
 
 // Inside the project: the server bundle finds its node_modules from where it lies.
 mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
@@ -60,7 +61,7 @@ async function listeningOrigin(server: Started): Promise<string> {
 }
 
 t.test('the built server serves the example screens, then stops on SIGTERM with exit 0', async (t) => {
-  const server = start({ PORT: '0' })
+  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '0' })
   t.teardown(() => void server.child.kill('SIGKILL'))
   const origin = await listeningOrigin(server)
 
@@ -88,8 +89,37 @@ t.test('the built server serves the example screens, then stops on SIGTERM with 
   t.equal(code, 0)
 })
 
+t.test('SIGTERM: readiness 503 at once, pages still served during the delay, then a clean exit', async (t) => {
+  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '1500' })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  const origin = await listeningOrigin(server)
+  t.equal((await fetch(`${origin}/api/ready`)).status, 200)
+  const exited = once(server.child, 'exit')
+  server.child.kill('SIGTERM')
+  await waitUntil(() => server.output().includes('draining: readiness is 503'), 'the drain started')
+  t.equal((await fetch(`${origin}/api/ready`)).status, 503, 'not ready')
+  t.equal((await fetch(`${origin}/api/health`)).status, 200, 'still alive')
+  t.equal((await fetch(`${origin}/items/7`)).status, 200, 'still serving pages')
+  const [code] = await exited
+  t.equal(code, 0)
+  t.match(server.output(), /"msg":"stopped"/)
+})
+
+t.test('a second signal exits at once', async (t) => {
+  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '60000' })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  await listeningOrigin(server)
+  const exited = once(server.child, 'exit')
+  server.child.kill('SIGTERM')
+  await waitUntil(() => server.output().includes('draining'), 'the drain started')
+  server.child.kill('SIGINT')
+  const [code] = await exited
+  t.equal(code, 1)
+  t.match(server.output(), /second signal: exiting now/)
+})
+
 t.test('with SENTRY_DSN the built server loads @sentry/node first and still serves', async (t) => {
-  const server = start({ PORT: '0', SENTRY_DSN: 'http://publickey@127.0.0.1:9/1' })
+  const server = start({ PORT: '0', SENTRY_DSN: 'http://publickey@127.0.0.1:9/1', SHUTDOWN_DELAY_MS: '0' })
   t.teardown(() => void server.child.kill('SIGKILL'))
   const origin = await listeningOrigin(server)
   t.equal((await fetch(`${origin}/items/7`)).status, 200)

@@ -1,0 +1,86 @@
+/**
+ * What an operator relies on behind a proxy: request ids end to end, HSTS only over
+ * https, cacheable static pages with validation, connection timeouts.
+ */
+import { request as httpRequest } from 'node:http'
+import t from 'tap'
+import { createTestApp, listenTestApp } from '../helpers/app.js'
+
+t.test('request ids', async (t) => {
+  const { app, build, logs } = await createTestApp(t)
+
+  t.test('every answer carries one, and it is the one in the log lines', async (t) => {
+    for (const url of ['/items/7', '/nope', '/api/health', '/api/nope', build.manifest.entry.file, '/_data/about']) {
+      const res = await app.inject(url)
+      const id = res.headers['x-request-id']
+      t.match(id, /^[0-9a-f-]{36}$/, url)
+      t.ok(logs.some((l) => l.reqId === id), `${url}: logged under that id`)
+    }
+  })
+
+  t.test('a sane incoming X-Request-Id is kept; anything else is replaced', async (t) => {
+    const kept = await app.inject({ url: '/items/7', headers: { 'x-request-id': 'lb-7f3a.42:9' } })
+    t.equal(kept.headers['x-request-id'], 'lb-7f3a.42:9')
+    t.ok(logs.some((l) => l.reqId === 'lb-7f3a.42:9'))
+    for (const bad of ['has space', 'x'.repeat(129), 'line\\nbreak', '<script>']) {
+      const res = await app.inject({ url: '/items/7', headers: { 'x-request-id': bad } })
+      t.match(res.headers['x-request-id'], /^[0-9a-f-]{36}$/, JSON.stringify(bad))
+    }
+  })
+})
+
+t.test('HSTS only where the client came over https', async (t) => {
+  const trusted = await createTestApp(t, 'production', { config: { trustProxy: ['127.0.0.1'] } })
+  const viaHttps = await trusted.app.inject({ url: '/about', headers: { 'x-forwarded-proto': 'https' } })
+  t.equal(viaHttps.headers['strict-transport-security'], 'max-age=31536000; includeSubDomains')
+  const viaHttp = await trusted.app.inject({ url: '/about', headers: { 'x-forwarded-proto': 'http' } })
+  t.notOk(viaHttp.headers['strict-transport-security'])
+  const untrusted = await createTestApp(t)
+  const spoofed = await untrusted.app.inject({ url: '/about', headers: { 'x-forwarded-proto': 'https' } })
+  t.notOk(spoofed.headers['strict-transport-security'], 'an untrusted peer cannot claim https')
+})
+
+t.test('caching', async (t) => {
+  const { app } = await createTestApp(t)
+
+  t.test('a static page may be kept by shared caches for 300 s and revalidated with its ETag', async (t) => {
+    for (const url of ['/about', '/_data/about', '/', '/_data/']) {
+      const res = await app.inject(url)
+      t.equal(res.statusCode, 200, url)
+      t.equal(res.headers['cache-control'], 'public, max-age=300', url)
+      const etag = String(res.headers.etag)
+      t.match(etag, /^"(html|data)-[\w-]+-[\w-]{22}"$/, url)
+      const again = await app.inject({ url, headers: { 'if-none-match': etag } })
+      t.equal(again.statusCode, 304, `${url} revalidated`)
+      t.equal(again.body, '', `${url}: no body`)
+      t.equal(again.headers.etag, etag)
+      const stale = await app.inject({ url, headers: { 'if-none-match': '"html-old-build-x"' } })
+      t.equal(stale.statusCode, 200, `${url}: another ETag gets the page`)
+    }
+    t.not((await app.inject('/about')).headers.etag, (await app.inject('/_data/about')).headers.etag, 'HTML and data differ')
+    t.equal((await app.inject('/about')).headers.etag, (await app.inject('/about')).headers.etag, 'stable across requests (the nonce is not in it)')
+  })
+
+  t.test('dynamic pages, 404s and errors are private and never stored', async (t) => {
+    for (const url of ['/items/7', '/_data/items/7', '/nope', '/_data/nope', '/contact']) {
+      const res = await app.inject(url)
+      t.equal(res.headers['cache-control'], 'private, no-store', url)
+      t.notOk(res.headers.etag, url)
+    }
+  })
+})
+
+t.test('connections stay open longer than a balancer idles (72 s)', async (t) => {
+  const { origin, app } = await listenTestApp(t)
+  const headers = await new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
+    httpRequest(`${origin}/api/health`, (res) => {
+      res.resume()
+      resolve(res.headers)
+    })
+      .on('error', reject)
+      .end()
+  })
+  t.equal(headers['keep-alive'], 'timeout=72')
+  t.equal(app.server.headersTimeout, 75_000, 'headers timeout above the keep-alive timeout')
+  t.equal(app.server.requestTimeout, 120_000, 'a slow client is cut after 120 s')
+})
