@@ -1,9 +1,9 @@
 /**
- * `npm test` after the type check: makes sure a Chromium is there for the browser
- * tests, then runs every test file with tap.
+ * `npm test` after the type check: makes sure Chromium (browser tests) and nginx
+ * (reverse-proxy tests) are there, then runs every test file with tap.
  *
- * Chromium: CHROMIUM_PATH if set, else the first of the usual names on PATH. None
- * found: as root, install Debian's `chromium` package; otherwise stop and say how.
+ * Each tool: CHROMIUM_PATH / NGINX_PATH if set, else the usual names on PATH. None
+ * found: as root, install Debian's package; otherwise stop and say how.
  * Test files: every `test/**\/*.test.ts`, or the files given as arguments
  * (`npm test -- test/shared/digest.test.ts`). tap is given the files by name because
  * TypeScript runs through tsx, not tap's own plugin, and tap only globs for the
@@ -15,7 +15,30 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const CHROMIUM_NAMES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome']
+interface Tool {
+  /** What the tests need it for, for the messages. */
+  readonly purpose: string
+  /** The variable that points at it, overriding the search. */
+  readonly variable: string
+  /** Executable names to look for on PATH (and in /usr/sbin). */
+  readonly names: readonly string[]
+  /** Debian's package for it. */
+  readonly aptPackage: string
+}
+
+const CHROMIUM: Tool = {
+  purpose: 'The browser tests need Chromium',
+  variable: 'CHROMIUM_PATH',
+  names: ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'],
+  aptPackage: 'chromium',
+}
+
+const NGINX: Tool = {
+  purpose: 'The reverse-proxy tests need nginx',
+  variable: 'NGINX_PATH',
+  names: ['nginx'],
+  aptPackage: 'nginx',
+}
 
 function isExecutable(file: string): boolean {
   try {
@@ -26,9 +49,10 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function findOnPath(): string | undefined {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    for (const name of CHROMIUM_NAMES) {
+function findOnPath(tool: Tool): string | undefined {
+  const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin']
+  for (const dir of dirs) {
+    for (const name of tool.names) {
       const candidate = path.join(dir, name)
       if (isExecutable(candidate)) return candidate
     }
@@ -36,27 +60,32 @@ function findOnPath(): string | undefined {
   return undefined
 }
 
-function ensureChromium(): string {
-  const configured = process.env.CHROMIUM_PATH
+let aptUpdated = false
+
+/** The tool's path: the variable, else PATH, else (as root) Debian's package, else stop. */
+function ensureTool(tool: Tool): string {
+  const configured = process.env[tool.variable]
   if (configured) {
     if (isExecutable(configured)) return configured
-    fail(`CHROMIUM_PATH is set to "${configured}", which is not an executable file.`)
+    fail(`${tool.variable} is set to "${configured}", which is not an executable file.`)
   }
-  const found = findOnPath()
+  const found = findOnPath(tool)
   if (found) return found
   if (process.getuid?.() !== 0) {
     fail(
-      'The browser tests need Chromium, and none was found on PATH.\n' +
-        'Install it with: sudo apt-get install -y chromium\n' +
-        'or point CHROMIUM_PATH at a Chromium or Chrome executable.',
+      `${tool.purpose}, and none was found on PATH.\n` +
+        `Install it with: sudo apt-get install -y ${tool.aptPackage}\n` +
+        `or point ${tool.variable} at the executable.`,
     )
   }
-  console.log('Chromium not found: installing Debian\'s "chromium" package (running as root)...')
-  for (const args of [['update'], ['install', '-y', '--no-install-recommends', 'chromium']]) {
+  console.log(`${tool.names[0]} not found: installing Debian's "${tool.aptPackage}" package (running as root)...`)
+  const steps = [...(aptUpdated ? [] : [['update']]), ['install', '-y', '--no-install-recommends', tool.aptPackage]]
+  for (const args of steps) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
-    if (result.status !== 0) fail(`"apt-get ${args.join(' ')}" failed; install Chromium by hand or set CHROMIUM_PATH.`)
+    if (result.status !== 0) fail(`"apt-get ${args.join(' ')}" failed; install ${tool.aptPackage} by hand or set ${tool.variable}.`)
   }
-  return findOnPath() ?? fail('apt-get installed chromium, but no chromium executable is on PATH.')
+  aptUpdated = true
+  return findOnPath(tool) ?? fail(`apt-get installed ${tool.aptPackage}, but no ${tool.names[0]} executable is on PATH.`)
 }
 
 function fail(message: string): never {
@@ -72,12 +101,13 @@ function testFiles(dir: string): string[] {
   })
 }
 
-const chromium = ensureChromium()
+const chromium = ensureTool(CHROMIUM)
+const nginx = ensureTool(NGINX)
 const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles(path.join(projectRoot, 'test')).sort()
 const tap = spawn(path.join(projectRoot, 'node_modules/.bin/tap'), files, {
   cwd: projectRoot,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, CHROMIUM_PATH: chromium },
+  env: { ...process.env, CHROMIUM_PATH: chromium, NGINX_PATH: nginx },
 })
 // Pass tap's report through, keeping its tail for the summary line.
 let tail = ''

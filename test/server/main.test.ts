@@ -2,63 +2,14 @@
  * The production server as an operator runs it: the built bundle started with node,
  * configured by environment variables, stopped by a signal.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import path from 'node:path'
 import { once } from 'node:events'
+import path from 'node:path'
 import t from 'tap'
-import { buildClient, buildServer } from '../../scripts/build.js'
-import { projectRoot } from '../helpers/build.js'
+import { buildDist, listeningOrigin, startServer } from '../helpers/server-process.js'
 import { waitUntil } from '../helpers/wait.js'
 
-// Inside the project: the server bundle finds its node_modules from where it lies.
-mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
-const dist = mkdtempSync(path.join(projectRoot, 'test/.build/dist-'))
-t.teardown(() => rmSync(dist, { recursive: true, force: true }))
-
-t.before(async () => {
-  await buildClient({ entry: 'client/entry.tsx', pagesDir: 'client/pages', outDir: path.join(dist, 'client') })
-  await buildServer(path.join(dist, 'server'))
-})
-
-interface Started {
-  readonly child: ChildProcess
-  readonly output: () => string
-}
-
-function start(env: Record<string, string>): Started {
-  const child = spawn(process.execPath, [path.join(dist, 'server/main.js')], {
-    cwd: projectRoot,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  child.stdout!.on('data', (chunk) => (output += chunk))
-  child.stderr!.on('data', (chunk) => (output += chunk))
-  return { child, output: () => output }
-}
-
-/** Waits until the server logs the address it listens on (it picks a free port). */
-async function listeningOrigin(server: Started): Promise<string> {
-  const deadline = Date.now() + 15_000
-  while (Date.now() < deadline) {
-    const found = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(server.output())
-    if (found) return found[1]!
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`)
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        server.child.stdout!.off('data', wake)
-        server.child.stderr!.off('data', wake)
-        server.child.off('exit', wake)
-        resolve()
-      }
-      server.child.stdout!.on('data', wake)
-      server.child.stderr!.on('data', wake)
-      server.child.on('exit', wake)
-    })
-  }
-  throw new Error(`server did not start:\n${server.output()}`)
-}
+const dist = await buildDist(t)
+const start = (env: Record<string, string>) => startServer(dist, env)
 
 t.test('the built server serves the example screens, then stops on SIGTERM with exit 0', async (t) => {
   const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '0' })
