@@ -27,5 +27,9 @@ const SCRIPT_ESCAPES: Record<string, string> = {
  * stays valid if it is ever evaluated as JavaScript. `JSON.parse` reads it back as is.
  */
 export function serializeForScript(value: unknown): string {
-  return JSON.stringify(value).replace(/[<\u2028\u2029]/g, (ch) => SCRIPT_ESCAPES[ch]!)
+  const json = JSON.stringify(value)
+  // Most payloads need no escape: a scan is much cheaper than a replace that copies.
+  return NEEDS_ESCAPE.test(json) ? json.replace(/[<\u2028\u2029]/g, (ch) => SCRIPT_ESCAPES[ch]!) : json
 }
+
+const NEEDS_ESCAPE = /[<\u2028\u2029]/

@@ -39,6 +39,12 @@ export interface RouteDef<Pattern extends string = string, Data = unknown, Actio
   readonly __data?: Data
   /** The route's server actions and the fields each one reads. */
   readonly actions?: Actions
+  /**
+   * Stream the HTML (React's pipeable stream) instead of rendering it whole. Only pays
+   * for pages that suspend (lazy parts, `use()`): the loader has the data ready before
+   * rendering, and a whole-string render is about twice as fast (docs/decisions/008).
+   */
+  readonly stream?: boolean
 }
 
 export type AnyRoute = RouteDef<string, any, any>
@@ -67,6 +73,7 @@ export function route<Data>() {
     mode: RenderMode
     params?: { readonly [K in ParamNames<Pattern>]?: RegExp }
     actions?: Actions
+    stream?: boolean
   }): RouteDef<Pattern, Data, Actions> => def
 }
 

@@ -1,6 +1,8 @@
 /**
- * Streams one page: the document head goes out as soon as React's shell is ready,
- * then React's HTML, then the document tail. The status is already decided (the
+ * Renders one page into the document, whole (the default) or streamed (routes with
+ * `stream: true`). Whole: `renderToString`, about twice as fast for a page whose data
+ * the loader already fetched (docs/decisions/008). Streamed: the document head goes
+ * out as soon as React's shell is ready, then React's HTML, then the document tail. The status is already decided (the
  * loader ran before this), except that a shell that fails to render becomes the 500
  * page. A render that runs longer than its timeout is aborted (pending Suspense
  * boundaries fall back to rendering in the browser; a shell still pending becomes the
@@ -8,7 +10,7 @@
  */
 import { Transform } from 'node:stream'
 import type { FastifyReply } from 'fastify'
-import { renderToPipeableStream } from 'react-dom/server'
+import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/components/app-root.js'
 import { SERVER_ERROR_TEXT } from '../../client/components/error-page.js'
 import { singlePageSource, type ReadyPage } from '../../client/runtime/page-source.js'
@@ -32,15 +34,58 @@ export interface StreamPageOptions {
   readonly monitoring?: BrowserMonitoringConfig
 }
 
+/** The document head of a page, with everything the browser needs before React's HTML. */
+function headOf(options: StreamPageOptions): string {
+  const { payload } = options.page
+  return renderDocumentHead(options.manifest, {
+    title: titleOf(options.page),
+    nonce: options.nonce,
+    payload,
+    routeId: payload.kind === 'page' ? payload.routeId : undefined,
+    ...(options.monitoring ? { monitoring: options.monitoring } : {}),
+  })
+}
+
+function sendShellError(reply: FastifyReply, error: unknown): void {
+  reply
+    .code(500)
+    .header('cache-control', 'private, no-store')
+    .type('text/html; charset=utf-8')
+    .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digestOf(error)))
+}
+
+function appElement({ page, pathname, search }: StreamPageOptions) {
+  return <AppRoot source={singlePageSource(pathname + search, page)} ssrPath={pathname} ssrSearch={search.slice(1)} />
+}
+
+/** Renders the page whole and sends it in one write. */
+export function sendRenderedPage(reply: FastifyReply, options: StreamPageOptions): void {
+  const { payload } = options.page
+  let html: string
+  try {
+    html = renderToString(appElement(options))
+  } catch (error) {
+    reportServerError(reply.request, error, 'render failed', {
+      digest: digestOf(error),
+      ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}),
+    })
+    return sendShellError(reply, error)
+  }
+  reply
+    .code(payload.status)
+    .headers(options.headers)
+    .type('text/html; charset=utf-8')
+    .send(headOf(options) + html + DOCUMENT_TAIL)
+}
+
 export function streamPage(reply: FastifyReply, options: StreamPageOptions): Promise<void> {
-  const { manifest, page, pathname, search, nonce } = options
-  const { payload } = page
-  const key = pathname + search
+  const { nonce } = options
+  const { payload } = options.page
 
   return new Promise<void>((resolve) => {
     let timer: NodeJS.Timeout | undefined
     const { pipe, abort } = renderToPipeableStream(
-      <AppRoot source={singlePageSource(key, page)} ssrPath={pathname} ssrSearch={search.slice(1)} />,
+      appElement(options),
       {
         nonce,
         onShellReady() {
@@ -48,15 +93,7 @@ export function streamPage(reply: FastifyReply, options: StreamPageOptions): Pro
             transform: (chunk, _encoding, done) => done(null, chunk),
             flush: (done) => done(null, DOCUMENT_TAIL),
           })
-          body.push(
-            renderDocumentHead(manifest, {
-              title: titleOf(page),
-              nonce,
-              payload,
-              routeId: payload.kind === 'page' ? payload.routeId : undefined,
-              ...(options.monitoring ? { monitoring: options.monitoring } : {}),
-            }),
-          )
+          body.push(headOf(options))
           body.on('close', () => clearTimeout(timer))
           reply.code(payload.status).headers(options.headers).type('text/html; charset=utf-8')
           reply.send(body)
@@ -65,12 +102,7 @@ export function streamPage(reply: FastifyReply, options: StreamPageOptions): Pro
         },
         onShellError(error) {
           clearTimeout(timer)
-          const digest = digestOf(error)
-          reply
-            .code(500)
-            .header('cache-control', 'private, no-store')
-            .type('text/html; charset=utf-8')
-            .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest))
+          sendShellError(reply, error)
           resolve()
         },
         onError(error) {

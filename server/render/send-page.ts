@@ -10,7 +10,7 @@ import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { ReadyPage } from '../../client/runtime/page-source.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { isCacheable, STATIC_CACHE_CONTROL } from './conditional.js'
-import { streamPage } from './render-page.js'
+import { sendRenderedPage, streamPage, type StreamPageOptions } from './render-page.js'
 
 export interface DocumentContext {
   readonly definition: AnyAppDefinition
@@ -39,7 +39,7 @@ export async function sendPageDocument(
     const { default: module } = await context.definition.clientPages[payload.routeId]!()
     page = { payload, module }
   }
-  await streamPage(reply, {
+  const options: StreamPageOptions = {
     manifest: context.manifest,
     page,
     pathname: target.pathname,
@@ -48,6 +48,9 @@ export async function sendPageDocument(
     headers: { 'cache-control': cachePolicy(payload) },
     timeoutMs: context.renderTimeoutMs,
     ...(context.monitoring ? { monitoring: context.monitoring } : {}),
-  })
+  }
+  const streamed = payload.kind === 'page' && context.definition.router.routes[payload.routeId]?.stream === true
+  if (streamed) await streamPage(reply, options)
+  else sendRenderedPage(reply, options)
   return reply
 }
