@@ -37,7 +37,7 @@ async function startServer(): Promise<{ origin: string; stop: () => void }> {
   return { origin, stop: () => child.kill('SIGTERM') }
 }
 
-async function clickToContent(browser: Browser, origin: string, prefetch: boolean): Promise<number> {
+export async function clickToContent(browser: Browser, origin: string, prefetch: boolean): Promise<number> {
   const context = await browser.newContext()
   try {
     const page = await context.newPage()
@@ -77,8 +77,16 @@ async function clickToContent(browser: Browser, origin: string, prefetch: boolea
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
 const server = await startServer()
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
@@ -97,4 +105,5 @@ try {
 } finally {
   await browser.close()
   server.stop()
+}
 }

@@ -14,6 +14,8 @@
  * down and when it is slow (we answer 502 and 504), has a fixed 30 s timeout, no
  * upstream override, and requires Content-Length.
  */
+import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { createGunzip } from 'node:zlib'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ingestUrlFor, parseDsn, parseTunnelQuery, queryNamesDsn, type ParsedDsn } from '../../shared/monitoring.js'
@@ -77,6 +79,53 @@ function sameDsn(a: ParsedDsn, b: ParsedDsn): boolean {
   )
 }
 
+interface IngestAnswer {
+  readonly status: number
+  readonly headers: IncomingHttpHeaders
+  readonly body: Buffer
+}
+
+/**
+ * Connections to ingest are kept alive and shared; node:http never follows a redirect.
+ * (Measured: global fetch, with its per-call timeout signal, forwarded about half as
+ * many envelopes per second.)
+ */
+const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 64 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }) }
+
+class IngestTimeout extends Error {
+  override name = 'TimeoutError'
+}
+
+function postToIngest(url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<IngestAnswer> {
+  const target = new URL(url)
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest
+  return new Promise((resolve, reject) => {
+    const outgoing = send(
+      target,
+      {
+        method: 'POST',
+        agent: target.protocol === 'https:' ? agents.https : agents.http,
+        headers: { ...headers, 'content-length': String(body.length) },
+      },
+      (answer) => {
+        const chunks: Buffer[] = []
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
+        answer.on('end', () => {
+          clearTimeout(timer)
+          resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks) })
+        })
+        answer.on('error', reject)
+      },
+    )
+    const timer = setTimeout(() => outgoing.destroy(new IngestTimeout(`ingest did not answer within ${timeoutMs} ms`)), timeoutMs)
+    outgoing.on('error', (error) => {
+      clearTimeout(timer)
+      reject(error)
+    })
+    outgoing.end(body)
+  })
+}
+
 function refuse(reply: FastifyReply, status: number, message: string) {
   return reply.code(status).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(message)
 }
@@ -129,22 +178,20 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     const dsn = claimedDsn && named.find((candidate) => sameDsn(candidate, claimedDsn))
     if (!dsn) return refuse(reply, 403, "The envelope's DSN is not the allowed DSN the tunnel URL names.")
 
-    let answer: Response
+    let answer: IngestAnswer
     try {
       answer = await untraced(() =>
-        fetch(ingestUrlFor(dsn, opts.upstream), {
-          method: 'POST',
-          // A view on the same bytes (no copy); Node's buffers are never shared memory here.
-          body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.length),
-          redirect: 'manual',
-          signal: AbortSignal.timeout(opts.timeoutMs),
-          headers: {
+        postToIngest(
+          ingestUrlFor(dsn, opts.upstream),
+          body,
+          {
             'content-type': 'application/x-sentry-envelope',
             'x-sentry-forwarded-for': request.ip,
             ...(encoding ? { 'content-encoding': encoding } : {}),
             ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
           },
-        }),
+          opts.timeoutMs,
+        ),
       )
     } catch (error) {
       const timedOut = (error as Error).name === 'TimeoutError'
@@ -152,13 +199,12 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
       return refuse(reply, timedOut ? 504 : 502, timedOut ? 'Sentry ingest did not answer in time.' : 'Sentry ingest is unreachable.')
     }
     if (answer.status >= 300 && answer.status < 400) {
-      void answer.body?.cancel()
       return refuse(reply, 502, 'Sentry ingest answered with a redirect, which the tunnel does not follow.')
     }
     for (const name of ['retry-after', 'x-sentry-rate-limits', 'content-type']) {
-      const value = answer.headers.get(name)
-      if (value) reply.header(name, value)
+      const value = answer.headers[name]
+      if (typeof value === 'string') reply.header(name, value)
     }
-    return reply.code(answer.status).header('cache-control', 'no-store').send(Buffer.from(await answer.arrayBuffer()))
+    return reply.code(answer.status).header('cache-control', 'no-store').send(answer.body)
   })
 }

@@ -1,0 +1,190 @@
+/**
+ * `npm run bench`: the figures of issue 8, on this machine, in one run.
+ * - the production server pinned to CPU 0, autocannon (the load generator) on CPU 1
+ *   (`taskset`, when present); Chromium, for the browser figures, on any core;
+ * - /items/7 and /about at 50 and at 1 connection; the limits measured in the same run
+ *   (React rendering the page to a string, Fastify answering a fixed page of the same
+ *   size) and our /items/7 as a share of `1/(1/render + 1/http)`;
+ * - first-load JavaScript of /items/7 (gzip -9 of every script the page loads before
+ *   it is interactive) and its HTML bytes;
+ * - hydration time and click-to-content (prefetched, cold), medians of 10;
+ * - the monitoring tunnel: envelopes/s to a local sink and the p99 it adds;
+ * - the server's RSS after the load.
+ * Prints a table and writes bench-results.json.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { buildClient, buildServer } from './build.js'
+import { clickToContent, launchChromium, median } from './bench-navigation.js'
+
+const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((file) => existsSync(file))
+if (!TASKSET) console.warn('taskset not found: server and load generator will share the cores')
+const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8)
+
+/** Runs a command on CPU 0 (where the server runs), printing its first output line. */
+function onCpu0(args: string[], env: Record<string, string> = {}): ChildProcess {
+  const command = TASKSET ? [TASKSET, '-c', '0', ...args] : args
+  return spawn(command[0]!, command.slice(1), { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+}
+
+function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    let output = ''
+    child.stdout!.on('data', (chunk) => {
+      output += chunk
+      const found = pattern.exec(output)
+      if (found) resolve(found)
+    })
+    child.once('exit', (code) => reject(new Error(`${child.spawnargs.join(' ')} exited with ${code}: ${output}`)))
+  })
+}
+
+async function startApp(env: Record<string, string> = {}) {
+  const child = onCpu0([process.execPath, 'dist/server/main.js'], { PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0', ...env })
+  const [, origin] = await firstLine(child, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/)
+  child.stdout!.resume()
+  return { child, origin: origin! }
+}
+
+async function stop(child: ChildProcess) {
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+  child.kill('SIGTERM')
+  await exited
+}
+
+interface Load {
+  readonly requestsPerSecond: number
+  readonly p50Ms: number
+  readonly p99Ms: number
+  readonly errors: number
+}
+
+/** autocannon's CLI on CPU 1, so the load generator never competes with the server. */
+async function load(url: string, connections: number, post?: { body: string; contentType: string }): Promise<Load> {
+  const args = [path.join(projectRoot, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(DURATION_S)]
+  if (post) args.push('-m', 'POST', '-b', post.body, '-H', `content-type=${post.contentType}`)
+  const command = TASKSET ? [TASKSET, '-c', '1', process.execPath, ...args, url] : [process.execPath, ...args, url]
+  const run = spawnSync(command[0]!, command.slice(1), { cwd: projectRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
+  const result = JSON.parse(run.stdout) as {
+    requests: { average: number }
+    latency: { p50: number; p99: number }
+    errors: number
+    timeouts: number
+    non2xx: number
+  }
+  return {
+    requestsPerSecond: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  }
+}
+
+function rssMb(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+  return Math.round(Number(/\d+/.exec(line ?? '')?.[0] ?? 0) / 1024)
+}
+
+// 1. Build, as a deploy would.
+await buildClient({ entry: 'client/entry.tsx', pagesDir: 'client/pages', outDir: path.join(projectRoot, 'dist/client') })
+await buildServer(path.join(projectRoot, 'dist/server'))
+
+// 2. Our server.
+const app = await startApp()
+const html = await (await fetch(`${app.origin}/items/7`)).text()
+const scripts = [...html.matchAll(/<(?:link rel="modulepreload"|script type="module") (?:href|src)="([^"]+)"/g)].map((m) => m[1]!)
+let firstLoadJsGzip = 0
+for (const file of new Set(scripts)) firstLoadJsGzip += gzipSync(Buffer.from(await (await fetch(app.origin + file)).arrayBuffer()), { level: 9 }).length
+const htmlBytes = Buffer.byteLength(html)
+
+const throughput: Record<string, Load> = {}
+for (const [route, connections] of [['/items/7', 50], ['/items/7', 1], ['/about', 50], ['/about', 1]] as const) {
+  throughput[`${route} c=${connections}`] = await load(app.origin + route, connections)
+}
+const rssAfterLoadMb = rssMb(app.child.pid!)
+
+// 3. Browser figures, against the same server.
+const browser = await launchChromium()
+const hydration: number[] = []
+const prefetched: number[] = []
+const cold: number[] = []
+for (let run = 0; run < 10; run++) {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  await page.goto(`${app.origin}/items/7`)
+  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
+  hydration.push(await page.evaluate(() => performance.getEntriesByName('app:hydrated')[0]!.startTime))
+  await context.close()
+  prefetched.push(await clickToContent(browser, app.origin, true))
+  cold.push(await clickToContent(browser, app.origin, false))
+}
+await browser.close()
+await stop(app.child)
+
+// 4. The limits, on CPU 0 like the server.
+const renderLimit = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/render-limit.tsx'], { NODE_ENV: 'production' })
+const [, renderJson] = await firstLine(renderLimit, /(\{.*\})/)
+const rendersPerSecond = JSON.parse(renderJson!).rendersPerSecond as number
+const fixed = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/fixed-page-server.ts'], { BYTES: String(htmlBytes) })
+const [, fixedOrigin] = await firstLine(fixed, /(http:\/\/127\.0\.0\.1:\d+)/)
+const fixedPage = await load(`${fixedOrigin}/`, 50)
+fixed.kill('SIGKILL')
+const combinedLimit = 1 / (1 / rendersPerSecond + 1 / fixedPage.requestsPerSecond)
+
+// 5. The tunnel: envelopes through /monitoring to a local sink, against the sink directly.
+const sink = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/ingest-sink.ts'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
+const [, sinkOrigin] = await firstLine(sink, /(http:\/\/127\.0\.0\.1:\d+)/)
+const dsn = `http://publickey@${new URL(sinkOrigin!).host}/1`
+// The tunnel's own requests are not logged (its routes log at warn), so info costs nothing here.
+const tunnelApp = await startApp({ SENTRY_DSN: dsn })
+const envelope =
+  JSON.stringify({ dsn, sent_at: new Date().toISOString() }) + '\n' + JSON.stringify({ type: 'event' }) + '\n' +
+  JSON.stringify({ event_id: 'a'.repeat(32), message: 'bench', level: 'error', breadcrumbs: Array.from({ length: 20 }, (_, i) => ({ message: `crumb ${i}` })) }) + '\n'
+const post = { body: envelope, contentType: 'text/plain;charset=UTF-8' }
+const tunnel = await load(`${tunnelApp.origin}/monitoring?o=0&p=1`, 50, post)
+const direct = await load(`${sinkOrigin}/api/1/envelope/`, 50, post)
+await stop(tunnelApp.child)
+sink.kill('SIGKILL')
+
+const results = {
+  machine: { cpus: 2, pinned: Boolean(TASKSET), durationSeconds: DURATION_S },
+  throughput,
+  limits: {
+    reactRenderToStringPerSecond: rendersPerSecond,
+    fastifyFixedPagePerSecond: fixedPage.requestsPerSecond,
+    combinedPerSecond: Math.round(combinedLimit),
+    itemsShareOfCombined: Number((throughput['/items/7 c=50']!.requestsPerSecond / combinedLimit).toFixed(2)),
+    aboutShareOfFixedPage: Number((throughput['/about c=50']!.requestsPerSecond / fixedPage.requestsPerSecond).toFixed(2)),
+  },
+  bytes: { firstLoadJsGzip, htmlBytes },
+  browser: {
+    hydrationMsMedian: Number(median(hydration).toFixed(1)),
+    clickToContentPrefetchedMsMedian: Number(median(prefetched).toFixed(1)),
+    clickToContentColdMsMedian: Number(median(cold).toFixed(1)),
+  },
+  tunnel: { envelopesPerSecond: tunnel.requestsPerSecond, errors: tunnel.errors, addedP99Ms: tunnel.p99Ms - direct.p99Ms },
+  rssAfterLoadMb,
+}
+writeFileSync(path.join(projectRoot, 'bench-results.json'), JSON.stringify(results, null, 2))
+
+const rows: Array<[string, string]> = [
+  ...Object.entries(throughput).map(([name, r]): [string, string] => [name, `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`]),
+  ['React renderToString (limit)', `${rendersPerSecond} pages/s`],
+  ['Fastify fixed page (limit)', `${fixedPage.requestsPerSecond} req/s (${htmlBytes} bytes)`],
+  ['/items/7 vs combined limit', `${results.limits.itemsShareOfCombined} of ${Math.round(combinedLimit)} req/s`],
+  ['/about vs fixed-page limit', `${results.limits.aboutShareOfFixedPage}`],
+  ['first-load JS /items/7', `${(firstLoadJsGzip / 1000).toFixed(1)} KB gzipped; HTML ${(htmlBytes / 1000).toFixed(1)} KB`],
+  ['hydration (median of 10)', `${results.browser.hydrationMsMedian} ms from navigation start`],
+  ['click-to-content prefetched', `${results.browser.clickToContentPrefetchedMsMedian} ms`],
+  ['click-to-content cold', `${results.browser.clickToContentColdMsMedian} ms`],
+  ['tunnel', `${tunnel.requestsPerSecond} envelopes/s, +${results.tunnel.addedP99Ms} ms p99, errors ${tunnel.errors}`],
+  ['server RSS after load', `${rssAfterLoadMb} MB`],
+]
+const width = Math.max(...rows.map(([name]) => name.length))
+console.log(`\nbench (${TASKSET ? 'server on CPU 0, load on CPU 1' : 'unpinned'}, ${DURATION_S} s per load):`)
+for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`)
+console.log('\nwritten to bench-results.json')

@@ -1,0 +1,25 @@
+/**
+ * The render limit: React rendering the /items/7 tree to a string in a loop, on one
+ * core, with nothing else. Prints the renders per second.
+ */
+import { renderToString } from 'react-dom/server'
+import { AppRoot } from '../../client/components/app-root.js'
+import { singlePageSource } from '../../client/runtime/page-source.js'
+import items from '../../client/pages/items.js'
+import { appDefinition } from '../../server/pages/index.js'
+
+const data = await appDefinition.serverPages.items.loader({ params: { id: '7' }, searchParams: new URLSearchParams(), request: {} as never })
+const page = {
+  payload: { kind: 'page' as const, status: 200 as const, buildId: 'bench', routeId: 'items', mode: 'dynamic' as const, params: { id: '7' }, data },
+  module: items,
+}
+const render = () => renderToString(<AppRoot source={singlePageSource('/items/7', page)} ssrPath="/items/7" ssrSearch="" />)
+for (let i = 0; i < 300; i++) render() // warm up
+const seconds = 5
+let count = 0
+const start = performance.now()
+while (performance.now() - start < seconds * 1000) {
+  render()
+  count++
+}
+console.log(JSON.stringify({ rendersPerSecond: Math.round(count / ((performance.now() - start) / 1000)) }))
