@@ -139,12 +139,16 @@ const combinedLimit = 1 / (1 / rendersPerSecond + 1 / fixedPage.requestsPerSecon
 const sink = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/ingest-sink.ts'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
 const [, sinkOrigin] = await firstLine(sink, /(http:\/\/127\.0\.0\.1:\d+)/)
 const dsn = `http://publickey@${new URL(sinkOrigin!).host}/1`
-// The tunnel's own requests are not logged (its routes log at warn), so info costs nothing here.
-const tunnelApp = await startApp({ SENTRY_DSN: dsn })
+// Once with @sentry/node loaded (SENTRY_DSN, as in production) and once with the tunnel
+// alone (SENTRY_ALLOWED_DSNS only: no server SDK), to show what the SDK costs.
+const tunnelAlone = await startApp({ SENTRY_ALLOWED_DSNS: dsn })
 const envelope =
   JSON.stringify({ dsn, sent_at: new Date().toISOString() }) + '\n' + JSON.stringify({ type: 'event' }) + '\n' +
   JSON.stringify({ event_id: 'a'.repeat(32), message: 'bench', level: 'error', breadcrumbs: Array.from({ length: 20 }, (_, i) => ({ message: `crumb ${i}` })) }) + '\n'
 const post = { body: envelope, contentType: 'text/plain;charset=UTF-8' }
+const tunnelOnly = await load(`${tunnelAlone.origin}/monitoring?o=0&p=1`, 50, post)
+await stop(tunnelAlone.child)
+const tunnelApp = await startApp({ SENTRY_DSN: dsn })
 const tunnel = await load(`${tunnelApp.origin}/monitoring?o=0&p=1`, 50, post)
 const direct = await load(`${sinkOrigin}/api/1/envelope/`, 50, post)
 await stop(tunnelApp.child)
@@ -166,7 +170,12 @@ const results = {
     clickToContentPrefetchedMsMedian: Number(median(prefetched).toFixed(1)),
     clickToContentColdMsMedian: Number(median(cold).toFixed(1)),
   },
-  tunnel: { envelopesPerSecond: tunnel.requestsPerSecond, errors: tunnel.errors, addedP99Ms: tunnel.p99Ms - direct.p99Ms },
+  tunnel: {
+    envelopesPerSecond: tunnel.requestsPerSecond,
+    errors: tunnel.errors,
+    addedP99Ms: tunnel.p99Ms - direct.p99Ms,
+    withoutServerSdk: { envelopesPerSecond: tunnelOnly.requestsPerSecond, errors: tunnelOnly.errors, addedP99Ms: tunnelOnly.p99Ms - direct.p99Ms },
+  },
   rssAfterLoadMb,
 }
 writeFileSync(path.join(projectRoot, 'bench-results.json'), JSON.stringify(results, null, 2))
@@ -181,7 +190,8 @@ const rows: Array<[string, string]> = [
   ['hydration (median of 10)', `${results.browser.hydrationMsMedian} ms from navigation start`],
   ['click-to-content prefetched', `${results.browser.clickToContentPrefetchedMsMedian} ms`],
   ['click-to-content cold', `${results.browser.clickToContentColdMsMedian} ms`],
-  ['tunnel', `${tunnel.requestsPerSecond} envelopes/s, +${results.tunnel.addedP99Ms} ms p99, errors ${tunnel.errors}`],
+  ['tunnel (@sentry/node loaded)', `${tunnel.requestsPerSecond} envelopes/s, +${results.tunnel.addedP99Ms} ms p99, errors ${tunnel.errors}`],
+  ['tunnel alone', `${tunnelOnly.requestsPerSecond} envelopes/s, +${tunnelOnly.p99Ms - direct.p99Ms} ms p99, errors ${tunnelOnly.errors}`],
   ['server RSS after load', `${rssAfterLoadMb} MB`],
 ]
 const width = Math.max(...rows.map(([name]) => name.length))

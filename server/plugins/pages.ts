@@ -8,23 +8,42 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
-import { etagFor, isCacheable, isNotModified } from '../render/conditional.js'
-import { cachePolicy, sendPageDocument, type DocumentContext } from '../render/send-page.js'
+import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from '../render/conditional.js'
+import { cachePolicy, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
+import { StaticPageCache, withNonce, type StaticPage } from '../render/static-pages.js'
 
 export type PagesPluginOptions = DocumentContext
 
 export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesPluginOptions) {
   const { definition, manifest } = opts
 
+  const staticPages = new StaticPageCache()
+
+  /** A static page from memory: 304 if the client has it, else the document with a fresh nonce. */
+  function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
+    reply.header('cache-control', STATIC_CACHE_CONTROL)
+    if (isNotModified(request, reply, page.etag)) return reply.code(304).send()
+    return reply.code(200).type('text/html; charset=utf-8').send(withNonce(page.template, reply.cspNonce.script))
+  }
+
   fastify.get('/*', async function renderPageDocument(request: FastifyRequest, reply: FastifyReply) {
     const target = splitTarget(request.url)
+    const key = target.pathname + target.search
+    const cached = staticPages.get(key)
+    if (cached) return sendStaticPage(request, reply, cached)
+
     const resolution = await resolvePage(definition, manifest.buildId, request, target.pathname, target.search)
     if (resolution.kind === 'redirect') {
       return reply.header('cache-control', 'private, no-store').redirect(resolution.location, resolution.status)
     }
     const { payload } = resolution
-    if (isCacheable(payload) && isNotModified(request, reply, etagFor('html', payload))) {
-      return reply.code(304).header('cache-control', cachePolicy(payload)).send()
+    const streamed = payload.kind === 'page' && definition.router.routes[payload.routeId]?.stream === true
+    if (isCacheable(payload) && !streamed) {
+      const template = await renderStaticTemplate(reply, opts, payload, target)
+      if (template === undefined) return reply // rendering failed: the 500 page went out
+      const page: StaticPage = { payload, template, etag: etagFor('html', payload) }
+      staticPages.set(key, page)
+      return sendStaticPage(request, reply, page)
     }
     return sendPageDocument(reply, opts, payload, target)
   })

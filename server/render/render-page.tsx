@@ -58,24 +58,29 @@ function appElement({ page, pathname, search }: StreamPageOptions) {
   return <AppRoot source={singlePageSource(pathname + search, page)} ssrPath={pathname} ssrSearch={search.slice(1)} />
 }
 
-/** Renders the page whole and sends it in one write. */
-export function sendRenderedPage(reply: FastifyReply, options: StreamPageOptions): void {
+/**
+ * Renders the page whole; undefined when rendering failed, after the failure was
+ * reported and the 500 page sent.
+ */
+export function renderDocument(reply: FastifyReply, options: StreamPageOptions): string | undefined {
   const { payload } = options.page
-  let html: string
   try {
-    html = renderToString(appElement(options))
+    return headOf(options) + renderToString(appElement(options)) + DOCUMENT_TAIL
   } catch (error) {
     reportServerError(reply.request, error, 'render failed', {
       digest: digestOf(error),
       ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}),
     })
-    return sendShellError(reply, error)
+    sendShellError(reply, error)
+    return undefined
   }
-  reply
-    .code(payload.status)
-    .headers(options.headers)
-    .type('text/html; charset=utf-8')
-    .send(headOf(options) + html + DOCUMENT_TAIL)
+}
+
+/** Renders the page whole and sends it in one write. */
+export function sendRenderedPage(reply: FastifyReply, options: StreamPageOptions): void {
+  const document = renderDocument(reply, options)
+  if (document === undefined) return
+  reply.code(options.page.payload.status).headers(options.headers).type('text/html; charset=utf-8').send(document)
 }
 
 export function streamPage(reply: FastifyReply, options: StreamPageOptions): Promise<void> {

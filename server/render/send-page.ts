@@ -10,7 +10,8 @@ import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { ReadyPage } from '../../client/runtime/page-source.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { isCacheable, STATIC_CACHE_CONTROL } from './conditional.js'
-import { sendRenderedPage, streamPage, type StreamPageOptions } from './render-page.js'
+import { renderDocument, sendRenderedPage, streamPage, type StreamPageOptions } from './render-page.js'
+import { NONCE_PLACEHOLDER } from './static-pages.js'
 
 export interface DocumentContext {
   readonly definition: AnyAppDefinition
@@ -28,27 +29,50 @@ export function cachePolicy(payload: ScreenPayload): string {
   return isCacheable(payload) ? STATIC_CACHE_CONTROL : 'private, no-store'
 }
 
+async function optionsFor(
+  reply: FastifyReply,
+  context: DocumentContext,
+  payload: ScreenPayload,
+  target: { readonly pathname: string; readonly search: string },
+  nonce: string,
+): Promise<StreamPageOptions> {
+  let page: ReadyPage = { payload }
+  if (payload.kind === 'page') {
+    const { default: module } = await context.definition.clientPages[payload.routeId]!()
+    page = { payload, module }
+  }
+  return {
+    manifest: context.manifest,
+    page,
+    pathname: target.pathname,
+    search: target.search,
+    nonce,
+    headers: { 'cache-control': cachePolicy(payload) },
+    timeoutMs: context.renderTimeoutMs,
+    ...(context.monitoring ? { monitoring: context.monitoring } : {}),
+  }
+}
+
+/**
+ * Renders a static route's page with a nonce placeholder, for the static-page cache;
+ * undefined when rendering failed (the 500 page has been sent).
+ */
+export async function renderStaticTemplate(
+  reply: FastifyReply,
+  context: DocumentContext,
+  payload: ScreenPayload,
+  target: { readonly pathname: string; readonly search: string },
+): Promise<string | undefined> {
+  return renderDocument(reply, await optionsFor(reply, context, payload, target, NONCE_PLACEHOLDER))
+}
+
 export async function sendPageDocument(
   reply: FastifyReply,
   context: DocumentContext,
   payload: ScreenPayload,
   target: { readonly pathname: string; readonly search: string },
 ): Promise<FastifyReply> {
-  let page: ReadyPage = { payload }
-  if (payload.kind === 'page') {
-    const { default: module } = await context.definition.clientPages[payload.routeId]!()
-    page = { payload, module }
-  }
-  const options: StreamPageOptions = {
-    manifest: context.manifest,
-    page,
-    pathname: target.pathname,
-    search: target.search,
-    nonce: reply.cspNonce.script,
-    headers: { 'cache-control': cachePolicy(payload) },
-    timeoutMs: context.renderTimeoutMs,
-    ...(context.monitoring ? { monitoring: context.monitoring } : {}),
-  }
+  const options = await optionsFor(reply, context, payload, target, reply.cspNonce.script)
   const streamed = payload.kind === 'page' && context.definition.router.routes[payload.routeId]?.stream === true
   if (streamed) await streamPage(reply, options)
   else sendRenderedPage(reply, options)

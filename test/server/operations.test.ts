@@ -5,6 +5,7 @@
 import { request as httpRequest } from 'node:http'
 import t from 'tap'
 import { createTestApp, listenTestApp } from '../helpers/app.js'
+import { staticLoads } from '../fixtures/app/server.js'
 
 t.test('request ids', async (t) => {
   const { app, build, logs } = await createTestApp(t)
@@ -68,6 +69,27 @@ t.test('caching', async (t) => {
       t.notOk(res.headers.etag, url)
     }
   })
+})
+
+t.test('a static page is rendered once per URL, then served from memory with a fresh nonce each time', async (t) => {
+  const { app } = await createTestApp(t, 'fixture')
+  const before = staticLoads.count
+  const answers = await Promise.all([1, 2, 3].map(() => app.inject('/static-page')))
+  await app.inject('/static-page')
+  const nonces = answers.map((res) => {
+    t.equal(res.statusCode, 200)
+    t.match(res.body, '<h1>Static</h1>')
+    const nonce = /'nonce-([0-9a-f]+)'/.exec(String(res.headers['content-security-policy']))![1]!
+    for (const tag of res.body.match(/<script[^>]*>/g) ?? []) t.match(tag, `nonce="${nonce}"`, 'the body carries the header nonce')
+    return nonce
+  })
+  t.equal(new Set(nonces).size, 3, 'a different nonce per response')
+  t.ok(staticLoads.count - before <= 3, 'the loader ran at most once per concurrent first request')
+  const laterLoads = staticLoads.count
+  for (let i = 0; i < 5; i++) await app.inject('/static-page')
+  t.equal(staticLoads.count, laterLoads, 'no loader run once the page is in memory')
+  t.equal((await app.inject('/static-page?utm=x')).statusCode, 200, 'another URL renders on its own')
+  t.equal(staticLoads.count, laterLoads + 1)
 })
 
 t.test('connections stay open longer than a balancer idles (72 s)', async (t) => {

@@ -1,0 +1,50 @@
+/**
+ * Static routes rendered once, served from memory (DESIGN §4): their data does not
+ * depend on the request, so the first render of a URL serves every later request for
+ * it until the process (the build) ends. The document is kept with a placeholder where
+ * the CSP nonce goes, and each response gets its own fresh nonce. Bounded: query
+ * strings make URLs unbounded, so the least recently used entry goes first.
+ */
+import { randomBytes } from 'node:crypto'
+import type { ScreenPayload } from '../../shared/page-payload.js'
+
+/** Stands for the nonce in a cached document; random per process, so no page can contain it by chance. */
+export const NONCE_PLACEHOLDER = `nonce-placeholder-${randomBytes(12).toString('hex')}`
+
+const MAX_ENTRIES = 500
+
+export interface StaticPage {
+  readonly payload: ScreenPayload
+  /** The whole document, with NONCE_PLACEHOLDER where the nonce goes. */
+  readonly template: string
+  readonly etag: string
+}
+
+export class StaticPageCache {
+  readonly #entries = new Map<string, StaticPage>()
+
+  get(key: string): StaticPage | undefined {
+    const page = this.#entries.get(key)
+    if (page) {
+      // Most recently used last: a Map keeps insertion order.
+      this.#entries.delete(key)
+      this.#entries.set(key, page)
+    }
+    return page
+  }
+
+  set(key: string, page: StaticPage): void {
+    this.#entries.delete(key)
+    this.#entries.set(key, page)
+    if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!)
+  }
+
+  get size(): number {
+    return this.#entries.size
+  }
+}
+
+/** The document for one response: the cached template with this response's nonce. */
+export function withNonce(template: string, nonce: string): string {
+  return template.replaceAll(NONCE_PLACEHOLDER, nonce)
+}
