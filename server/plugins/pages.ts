@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from '../render/conditional.js'
-import { cachePolicy, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
+import { cachePolicy, isStreamed, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
 import { StaticPageCache, withNonce, type StaticPage } from '../render/static-pages.js'
 
 export type PagesPluginOptions = DocumentContext
@@ -37,8 +37,7 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
       return reply.header('cache-control', 'private, no-store').redirect(resolution.location, resolution.status)
     }
     const { payload } = resolution
-    const streamed = payload.kind === 'page' && definition.router.routes[payload.routeId]?.stream === true
-    if (isCacheable(payload) && !streamed) {
+    if (isCacheable(payload) && !isStreamed(definition, payload)) {
       const template = await renderStaticTemplate(reply, opts, payload, target)
       if (template === undefined) return reply // rendering failed: the 500 page went out
       const page: StaticPage = { payload, template, etag: etagFor('html', payload) }

@@ -29,6 +29,11 @@ export function cachePolicy(payload: ScreenPayload): string {
   return isCacheable(payload) ? STATIC_CACHE_CONTROL : 'private, no-store'
 }
 
+/** True when the route of `payload` asked to be streamed (`stream: true` in the table). */
+export function isStreamed(definition: AnyAppDefinition, payload: ScreenPayload): boolean {
+  return payload.kind === 'page' && definition.router.routes[payload.routeId]?.stream === true
+}
+
 async function optionsFor(
   reply: FastifyReply,
   context: DocumentContext,
@@ -73,8 +78,7 @@ export async function sendPageDocument(
   target: { readonly pathname: string; readonly search: string },
 ): Promise<FastifyReply> {
   const options = await optionsFor(reply, context, payload, target, reply.cspNonce.script)
-  const streamed = payload.kind === 'page' && context.definition.router.routes[payload.routeId]?.stream === true
-  if (streamed) await streamPage(reply, options)
+  if (isStreamed(context.definition, payload)) await streamPage(reply, options)
   else sendRenderedPage(reply, options)
   return reply
 }
