@@ -16,6 +16,7 @@ import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
 import type { ActionsDecl } from '../../shared/route-table.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
+import { errorBody } from './api.js'
 import type { ActionHandler } from '../page-definition.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
 import { sendPageDocument, type DocumentContext } from '../render/send-page.js'
@@ -49,10 +50,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     digest?: string,
   ) {
     reply.header('cache-control', 'private, no-store')
-    if (wantsJson(request)) {
-      const error = { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) }
-      return reply.code(status).send({ error })
-    }
+    if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, digest))
     const payload =
       status >= 500
         ? { kind: 'error' as const, status, digest, buildId: manifest.buildId }

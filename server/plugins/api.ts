@@ -30,6 +30,11 @@ export const API_ERROR_SCHEMA = {
   },
 } as const
 
+/** The JSON error body of every API-style answer: /api and form posts sent by scripts. */
+export function errorBody(request: FastifyRequest, code: string, message: string, digest?: string) {
+  return { error: { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) } }
+}
+
 export function sendApiError(
   reply: FastifyReply,
   request: FastifyRequest,
@@ -42,7 +47,7 @@ export function sendApiError(
     .code(status)
     .header('cache-control', 'no-store')
     .type('application/json; charset=utf-8')
-    .send({ error: { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) } })
+    .send(errorBody(request, code, message, digest))
 }
 
 export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {

@@ -6,19 +6,32 @@ import t from 'tap'
 import { parseDsn } from '../../shared/monitoring.js'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
-import { startFakeIngest } from '../helpers/fake-ingest.js'
+import { startFakeIngest, type FakeIngest } from '../helpers/fake-ingest.js'
 import { waitUntil } from '../helpers/wait.js'
 
 type Test = Parameters<typeof openPage>[0]
 
+/** The app's monitoring config, reporting to the fake ingest through its own tunnel. */
+function monitoringTo(ingest: FakeIngest, tracesSampleRate: number) {
+  const dsn = parseDsn(`http://publickey@${new URL(ingest.origin).host}/1`)!
+  return { dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate, tunnelUpstream: undefined }
+}
+
+/** From /noisy: a link that redirects (/moved -> /target) and back, then a 404 page and back. */
+async function visitRedirectThenNotFound({ page }: TrackedPage) {
+  await page.getByRole('link', { name: 'Moved' }).click()
+  await page.locator('h1', { hasText: 'Target' }).waitFor()
+  await page.goBack()
+  await page.locator('h1', { hasText: 'Noisy' }).waitFor()
+  await page.getByRole('link', { name: 'Missing' }).click()
+  await page.locator('h1', { hasText: '404' }).waitFor()
+  await page.goBack()
+  await page.locator('h1', { hasText: 'Noisy' }).waitFor()
+}
+
 t.test('browser monitoring', async (t) => {
   const ingest = await startFakeIngest(t)
-  const dsn = parseDsn(`http://publickey@${new URL(ingest.origin).host}/1`)!
-  const { origin, build } = await listenTestApp(t, 'fixture', {
-    config: {
-      monitoring: { dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
-    },
-  })
+  const { origin, build } = await listenTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 0) } })
   const errorEvents = () => ingest.items('event').map((item) => item.payload)
   const eventsWith = (message: string) => errorEvents().filter((e) => e.exception?.values?.[0]?.value === message)
 
@@ -96,13 +109,7 @@ t.test('browser monitoring', async (t) => {
     const tracked = await open(t, '/noisy')
     await monitoringOn(tracked)
     const before = errorEvents().length
-    await tracked.page.getByRole('link', { name: 'Moved' }).click()
-    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
-    await tracked.page.goBack()
-    await tracked.page.getByRole('link', { name: 'Missing' }).click()
-    await tracked.page.locator('h1', { hasText: '404' }).waitFor()
-    await tracked.page.goBack()
-    await tracked.page.locator('h1', { hasText: 'Noisy' }).waitFor()
+    await visitRedirectThenNotFound(tracked)
     await tracked.page.getByRole('button', { name: 'Throw again' }).click()
     await ingest.waitFor(() => errorEvents().length === before + 1, 'the one marker error')
     const marker = errorEvents().at(-1)
@@ -119,12 +126,7 @@ t.test('browser monitoring', async (t) => {
 
 t.test('transactions from the router', async (t) => {
   const ingest = await startFakeIngest(t)
-  const dsn = parseDsn(`http://publickey@${new URL(ingest.origin).host}/1`)!
-  const { origin } = await listenTestApp(t, 'fixture', {
-    config: {
-      monitoring: { dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate: 1, tunnelUpstream: undefined },
-    },
-  })
+  const { origin } = await listenTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 1) } })
   const transactions = () =>
     ingest.items('transaction').map(({ payload }) => ({ name: payload.transaction, op: payload.contexts.trace.op }))
 
@@ -139,14 +141,7 @@ t.test('transactions from the router', async (t) => {
     await tracked.page.locator('html[data-monitoring="on"]').waitFor({ state: 'attached' })
 
     // A redirect (/moved -> /target), then a not-found page.
-    await tracked.page.getByRole('link', { name: 'Moved' }).click()
-    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
-    await tracked.page.goBack()
-    await tracked.page.locator('h1', { hasText: 'Noisy' }).waitFor()
-    await tracked.page.getByRole('link', { name: 'Missing' }).click()
-    await tracked.page.locator('h1', { hasText: '404' }).waitFor()
-    await tracked.page.goBack()
-    await tracked.page.locator('h1', { hasText: 'Noisy' }).waitFor()
+    await visitRedirectThenNotFound(tracked)
     // A superseded navigation: /static-page is held while /target wins.
     await tracked.page.getByRole('link', { name: 'Static' }).click()
     await waitUntil(() => releaseStatic !== undefined, 'the held navigation')
