@@ -17,9 +17,17 @@ export interface PageModule<R extends AnyRoute = AnyRoute> {
   readonly Component: ComponentType<PageProps<R>>
 }
 
-/** Declares a page for `route`: `export default definePage(routes.items, { title, Component })`. */
+/**
+ * Declares a page for `route`: `export default definePage(routes.items, { title, Component })`.
+ *
+ * Declare `Component` as a top-level function of the module: React Fast Refresh
+ * (`npm run dev`) swaps only top-level components in place. And `title` is kept
+ * non-enumerable, so that the module's one export looks like what Fast Refresh accepts
+ * without a reload, an object whose listed members are all components
+ * (@vitejs/plugin-react's "compound component" rule). Nothing else sees a difference.
+ */
 export function definePage<R extends AnyRoute>(_route: R, page: PageModule<R>): PageModule<R> {
-  return page
+  return Object.defineProperty({ Component: page.Component }, 'title', { value: page.title, enumerable: false }) as PageModule<R>
 }
 
 /**

@@ -8,10 +8,12 @@ import path from 'node:path'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
+import type { BuildManifest } from '../shared/build-manifest.js'
 import { readManifest } from './manifest.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
+import { appView, type AppView } from './render/app-view.js'
 import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
@@ -49,10 +51,23 @@ export interface BuildAppOptions {
   readonly errorReporter?: ErrorReporter
   /** Where log lines go (tests capture them); stdout otherwise. */
   readonly logStream?: NodeJS.WritableStream
+  /** `npm run dev` only (server/development/): Vite instead of the client build. */
+  readonly development?: DevelopmentMode
+}
+
+/** What development mode changes in the app; production passes none. */
+export interface DevelopmentMode {
+  /** Registered first, at the root context: @fastify/vite's middleware and module runner. */
+  readonly plugin: FastifyPluginAsync
+  /** Stands in for the client build's manifest: Vite's source URLs, its client and React Refresh. */
+  readonly manifest: BuildManifest
+  /** The pages and renderer as Vite last loaded them. */
+  readonly view: () => AppView
 }
 
 export function buildApp(config: AppConfig, options: BuildAppOptions = {}): FastifyInstance {
-  const manifest = readManifest(config.clientDir)
+  const { development } = options
+  const manifest = development?.manifest ?? readManifest(config.clientDir)
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // Fastify takes a hop count too, though its types leave numbers out.
@@ -79,6 +94,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   const errorReporter = options.errorReporter ?? noopReporter
   app.decorate('errorReporter', errorReporter)
 
+  if (development) app.register(development.plugin)
   app.register(errorsPlugin)
   app.register(securityPlugin)
   app.register(tunnelPlugin, {
@@ -89,10 +105,14 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     untraced: errorReporter.untraced,
   })
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
-  app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
+  if (!development) {
+    app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
+  }
   const { dsn } = config.monitoring
+  const view = development?.view ?? constant(appView(options.definition ?? appDefinition))
   const pages = {
-    definition: options.definition ?? appDefinition,
+    view,
+    development: development !== undefined,
     manifest,
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
     // Exactly what the browser SDK needs, nothing more of the server's configuration.
@@ -111,4 +131,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   app.register(pagesPlugin, pages)
   app.register(actionsPlugin, { ...pages, allowedOrigins: config.allowedOrigins })
   return app
+}
+
+function constant<T>(value: T): () => T {
+  return () => value
 }

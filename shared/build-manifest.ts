@@ -8,6 +8,11 @@ export interface BuildManifest {
   readonly entry: ChunkFiles
   readonly css: readonly string[]
   readonly routes: Readonly<Record<string, ChunkFiles>>
+  /**
+   * `npm run dev` only: module scripts every document runs before the entry (Vite's
+   * client and React Refresh's preamble). Production builds have none.
+   */
+  readonly devScripts?: readonly string[]
 }
 
 export interface ChunkFiles {

@@ -41,6 +41,14 @@ export interface ErrorPayload extends PayloadBase {
   readonly status: number
   readonly digest?: string
   readonly message?: string
+  /** `npm run dev` only: the real error, for the browser's error overlay. Production never sends it. */
+  readonly devError?: DevError
+}
+
+/** An error as the development overlay shows it. */
+export interface DevError {
+  readonly message: string
+  readonly stack?: string
 }
 
 /** The loader threw `redirect()`. Only page data carries this; HTML answers with a 3xx. */

@@ -1,4 +1,6 @@
+import { useEffect } from 'react'
 import type { ErrorPayload } from '../../shared/page-payload.js'
+import { showDevError } from '../runtime/dev-overlay.js'
 
 /** The exact words users and support staff look for (DESIGN §6). */
 export const SERVER_ERROR_TEXT =
@@ -12,6 +14,9 @@ export const CLIENT_ERROR_TEXT =
  * and message.
  */
 export function ErrorPage({ error }: { error: ErrorPayload }) {
+  useEffect(() => {
+    if (error.devError) showDevError(error.devError)
+  }, [error])
   if (error.status >= 500) {
     return (
       <section className="status-page">

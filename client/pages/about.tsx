@@ -1,18 +1,17 @@
 import { href, routes } from '../../shared/routes.js'
 import { Link } from '../components/link.js'
-import { definePage } from '../page-module.js'
+import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.about, {
-  title: () => 'About',
-  Component: function AboutPage({ data }) {
-    return (
-      <article>
-        <h1>About</h1>
-        <p>{data.paragraph}</p>
-        <p>
-          <Link href={href('items', { id: '1' })}>See item list 1</Link>
-        </p>
-      </article>
-    )
-  },
-})
+export default definePage(routes.about, { title: () => 'About', Component: AboutPage })
+
+function AboutPage({ data }: PageProps<typeof routes.about>) {
+  return (
+    <article>
+      <h1>About</h1>
+      <p>{data.paragraph}</p>
+      <p>
+        <Link href={href('items', { id: '1' })}>See item list 1</Link>
+      </p>
+    </article>
+  )
+}

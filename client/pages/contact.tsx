@@ -1,50 +1,49 @@
 import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
 import { Form } from '../components/form.js'
 import { Link } from '../components/link.js'
-import { definePage } from '../page-module.js'
+import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.contact, {
-  title: (data) => (data.sent ? 'Message sent' : 'Contact'),
-  Component: function ContactPage({ data }) {
-    if (data.sent) {
-      return (
-        <article>
-          <h1>Thank you</h1>
-          <p>Your message has been sent. We will get back to you soon.</p>
-          <p>
-            <Link href={href('contact')}>Send another message</Link> <Link href={href('home')}>Home</Link>
-          </p>
-        </article>
-      )
-    }
+export default definePage(routes.contact, { title: (data) => (data.sent ? 'Message sent' : 'Contact'), Component: ContactPage })
+
+function ContactPage({ data }: PageProps<typeof routes.contact>) {
+  if (data.sent) {
     return (
       <article>
-        <h1>Contact</h1>
-        <Form route={routes.contact} action="send" className="contact-form">
-          {(form) => (
-            <>
-              <p>
-                <label htmlFor={form.field('name').id}>Name</label>
-                <input {...form.field('name')} autoComplete="name" maxLength={CONTACT_LIMITS.name} />
-                {form.error('name')}
-              </p>
-              <p>
-                <label htmlFor={form.field('email').id}>Email</label>
-                <input {...form.field('email')} type="email" autoComplete="email" maxLength={CONTACT_LIMITS.email} />
-                {form.error('email')}
-              </p>
-              <p>
-                <label htmlFor={form.field('message').id}>Message</label>
-                <textarea {...form.field('message')} rows={6} maxLength={CONTACT_LIMITS.message} />
-                {form.error('message')}
-              </p>
-              <button type="submit" disabled={form.pending}>
-                {form.pending ? 'Sending…' : 'Send'}
-              </button>
-            </>
-          )}
-        </Form>
+        <h1>Thank you</h1>
+        <p>Your message has been sent. We will get back to you soon.</p>
+        <p>
+          <Link href={href('contact')}>Send another message</Link> <Link href={href('home')}>Home</Link>
+        </p>
       </article>
     )
-  },
-})
+  }
+  return (
+    <article>
+      <h1>Contact</h1>
+      <Form route={routes.contact} action="send" className="contact-form">
+        {(form) => (
+          <>
+            <p>
+              <label htmlFor={form.field('name').id}>Name</label>
+              <input {...form.field('name')} autoComplete="name" maxLength={CONTACT_LIMITS.name} />
+              {form.error('name')}
+            </p>
+            <p>
+              <label htmlFor={form.field('email').id}>Email</label>
+              <input {...form.field('email')} type="email" autoComplete="email" maxLength={CONTACT_LIMITS.email} />
+              {form.error('email')}
+            </p>
+            <p>
+              <label htmlFor={form.field('message').id}>Message</label>
+              <textarea {...form.field('message')} rows={6} maxLength={CONTACT_LIMITS.message} />
+              {form.error('message')}
+            </p>
+            <button type="submit" disabled={form.pending}>
+              {form.pending ? 'Sending…' : 'Send'}
+            </button>
+          </>
+        )}
+      </Form>
+    </article>
+  )
+}

@@ -1,25 +1,24 @@
 import { routes } from '../../shared/routes.js'
 import { Link } from '../components/link.js'
-import { definePage } from '../page-module.js'
+import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.home, {
-  title: () => 'Home',
-  Component: function HomePage({ data }) {
-    return (
-      <article>
-        <h1>Server-rendered React on Fastify</h1>
-        <p>
-          Pages are rendered on the server, hydrated in the browser and routed client-side. The screens below
-          are examples of what the foundation delivers.
-        </p>
-        <ul>
-          {data.screens.map((screen) => (
-            <li key={screen.href}>
-              <Link href={screen.href}>{screen.label}</Link>
-            </li>
-          ))}
-        </ul>
-      </article>
-    )
-  },
-})
+export default definePage(routes.home, { title: () => 'Home', Component: HomePage })
+
+function HomePage({ data }: PageProps<typeof routes.home>) {
+  return (
+    <article>
+      <h1>Server-rendered React on Fastify</h1>
+      <p>
+        Pages are rendered on the server, hydrated in the browser and routed client-side. The screens below
+        are examples of what the foundation delivers.
+      </p>
+      <ul>
+        {data.screens.map((screen) => (
+          <li key={screen.href}>
+            <Link href={screen.href}>{screen.label}</Link>
+          </li>
+        ))}
+      </ul>
+    </article>
+  )
+}

@@ -1,43 +1,42 @@
 import { useState } from 'react'
 import { href, routes } from '../../shared/routes.js'
 import { Link } from '../components/link.js'
-import { definePage } from '../page-module.js'
+import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.items, {
-  title: (data) => data.title,
-  Component: function ItemsPage({ data }) {
-    return (
-      <article>
-        <h1>{data.title}</h1>
-        <nav aria-label="Item lists">
-          <Link href={href('items', { id: '1' })}>Item list 1</Link>{' '}
-          <Link href={href('items', { id: '2' })}>Item list 2</Link> <Link href={href('about')}>About</Link>
-        </nav>
-        <Counter />
-        <table>
-          <thead>
-            <tr>
-              <th>n</th>
-              <th>name</th>
-              <th>price</th>
-              <th>tags</th>
+export default definePage(routes.items, { title: (data) => data.title, Component: ItemsPage })
+
+function ItemsPage({ data }: PageProps<typeof routes.items>) {
+  return (
+    <article>
+      <h1>{data.title}</h1>
+      <nav aria-label="Item lists">
+        <Link href={href('items', { id: '1' })}>Item list 1</Link>{' '}
+        <Link href={href('items', { id: '2' })}>Item list 2</Link> <Link href={href('about')}>About</Link>
+      </nav>
+      <Counter />
+      <table>
+        <thead>
+          <tr>
+            <th>n</th>
+            <th>name</th>
+            <th>price</th>
+            <th>tags</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.rows.map((row) => (
+            <tr key={row.n}>
+              <td>{row.n}</td>
+              <td>{row.name}</td>
+              <td>{row.price.toFixed(2)}</td>
+              <td>{row.tags.join(', ')}</td>
             </tr>
-          </thead>
-          <tbody>
-            {data.rows.map((row) => (
-              <tr key={row.n}>
-                <td>{row.n}</td>
-                <td>{row.name}</td>
-                <td>{row.price.toFixed(2)}</td>
-                <td>{row.tags.join(', ')}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </article>
-    )
-  },
-})
+          ))}
+        </tbody>
+      </table>
+    </article>
+  )
+}
 
 /** Something to hydrate: it only counts once React runs in the browser. */
 function Counter() {

@@ -18,7 +18,7 @@ import type { ActionsDecl } from '../../shared/route-table.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import { errorBody } from './api.js'
 import type { ActionHandler } from '../page-definition.js'
-import { resolvePage, splitTarget } from '../render/resolve-page.js'
+import { devErrorOf, resolvePage, splitTarget } from '../render/resolve-page.js'
 import { sendPageDocument, type DocumentContext } from '../render/send-page.js'
 import { crossOriginProblem } from '../same-origin.js'
 
@@ -38,7 +38,8 @@ function wantsJson(request: FastifyRequest): boolean {
 
 export default async function actionsPlugin(fastify: FastifyInstance, opts: ActionsPluginOptions) {
   const allowedOrigins = new Set(opts.allowedOrigins)
-  const { definition, manifest } = opts
+  const { manifest, development } = opts
+  const { buildId } = manifest
 
   /** A refusal or failure, as JSON for scripts and as an error page for browsers. */
   async function sendProblem(
@@ -47,14 +48,16 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     status: number,
     code: string,
     message: string,
-    digest?: string,
+    failure?: { readonly digest: string; readonly error: unknown },
   ) {
+    const digest = failure?.digest
     reply.header('cache-control', 'private, no-store')
     if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, digest))
+    const devError = development && failure ? { devError: devErrorOf(failure.error) } : {}
     const payload =
       status >= 500
-        ? { kind: 'error' as const, status, digest, buildId: manifest.buildId }
-        : { kind: 'error' as const, status, message, buildId: manifest.buildId }
+        ? { kind: 'error' as const, status, digest, buildId, ...devError }
+        : { kind: 'error' as const, status, message, buildId }
     return sendPageDocument(reply, opts, payload, splitTarget(request.url))
   }
 
@@ -75,7 +78,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     if (status < 500) return sendProblem(request, reply, status, error.code ?? 'APP_ERR_HTTP', error.message)
     const digest = digestOf(error)
     reportServerError(request, error, 'form post failed', { digest })
-    return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', digest)
+    return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', { digest, error })
   })
 
   fastify.post(
@@ -97,6 +100,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       if (!(request.body instanceof URLSearchParams)) {
         return sendProblem(request, reply, 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE', `Forms must be sent as ${FORM_TYPE}.`)
       }
+      const { definition } = opts.view()
       const match = definition.router.match(pathname)
       if (!match) return sendProblem(request, reply, 404, 'APP_ERR_NOT_FOUND', `There is no page at ${pathname}.`)
       const declared: ActionsDecl = match.route.actions ?? {}
@@ -128,7 +132,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
         }
         const digest = digestOf(error)
         reportServerError(request, error, 'action failed', { digest, routeId: match.id, action: name })
-        return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', digest)
+        return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', { digest, error })
       }
 
       if (outcome.ok) return answerSuccess(request, reply, outcome.redirect ?? pathname + search)
@@ -141,7 +145,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       reply.header('cache-control', 'private, no-store')
       if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
       // No JavaScript: the page again, with the errors next to their fields.
-      const resolution = await resolvePage(definition, manifest.buildId, request, pathname, search)
+      const resolution = await resolvePage({ definition, buildId, development }, request, pathname, search)
       if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
       const page = resolution.payload
       const payload = page.kind === 'page' ? { ...page, status: 422 as const, action: state } : page

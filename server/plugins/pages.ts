@@ -8,14 +8,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
-import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from '../render/conditional.js'
-import { cachePolicy, isStreamed, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
+import { etagFor, isNotModified, STATIC_CACHE_CONTROL } from '../render/conditional.js'
+import { cachePolicy, isStreamed, mayCache, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
 import { StaticPageCache, withNonce, type StaticPage } from '../render/static-pages.js'
 
 export type PagesPluginOptions = DocumentContext
 
 export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesPluginOptions) {
-  const { definition, manifest } = opts
+  const { manifest, development } = opts
+  const { buildId } = manifest
 
   const staticPages = new StaticPageCache()
 
@@ -32,12 +33,13 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
     const cached = staticPages.get(key)
     if (cached) return sendStaticPage(request, reply, cached)
 
-    const resolution = await resolvePage(definition, manifest.buildId, request, target.pathname, target.search)
+    const { definition } = opts.view()
+    const resolution = await resolvePage({ definition, buildId, development }, request, target.pathname, target.search)
     if (resolution.kind === 'redirect') {
       return reply.header('cache-control', 'private, no-store').redirect(resolution.location, resolution.status)
     }
     const { payload } = resolution
-    if (isCacheable(payload) && !isStreamed(definition, payload)) {
+    if (mayCache(opts, payload) && !isStreamed(definition, payload)) {
       const template = await renderStaticTemplate(reply, opts, payload, target)
       if (template === undefined) return reply // rendering failed: the 500 page went out
       const page: StaticPage = { payload, template, etag: etagFor('html', payload) }
@@ -49,17 +51,18 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
 
   fastify.get(`${DATA_PREFIX}/*`, async function sendPageData(request: FastifyRequest, reply: FastifyReply) {
     const { pathname, search } = splitTarget(request.url.slice(DATA_PREFIX.length))
-    const resolution = await resolvePage(definition, manifest.buildId, request, pathname, search)
+    const { definition } = opts.view()
+    const resolution = await resolvePage({ definition, buildId, development }, request, pathname, search)
     if (resolution.kind === 'redirect') {
       // A fetch would follow a real 3xx on its own; the client must see the target
       // to navigate to it, so the redirect travels as data.
       return reply
         .header('cache-control', 'private, no-store')
-        .send({ kind: 'redirect', status: resolution.status, location: resolution.location, buildId: manifest.buildId })
+        .send({ kind: 'redirect', status: resolution.status, location: resolution.location, buildId })
     }
     const { payload } = resolution
-    reply.header('cache-control', cachePolicy(payload))
-    if (isCacheable(payload) && isNotModified(request, reply, etagFor('data', payload))) return reply.code(304).send()
+    reply.header('cache-control', cachePolicy(opts, payload))
+    if (mayCache(opts, payload) && isNotModified(request, reply, etagFor('data', payload))) return reply.code(304).send()
     return reply.code(payload.status).send(payload)
   })
 }

@@ -7,11 +7,13 @@ import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '..
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import { escapeHtml, serializeForScript } from '../../shared/html.js'
-import type { ScreenPayload } from '../../shared/page-payload.js'
+import type { DevError, ScreenPayload } from '../../shared/page-payload.js'
 
 export interface DocumentHead {
   readonly title: string
   readonly nonce: string
+  /** Development only: the nonce Vite puts on the `<style>` tags it inserts (CSP has one per kind). */
+  readonly styleNonce?: string
   readonly payload: ScreenPayload
   /** The route whose chunk to preload; none for the not-found and error pages. */
   readonly routeId?: string
@@ -40,6 +42,7 @@ export function renderDocumentHead(manifest: BuildManifest, head: DocumentHead):
     // An empty icon: no /favicon.ico request, so no 404 in the console.
     '<link rel="icon" href="data:,">' +
     styles +
+    (manifest.devScripts ? developmentScripts(manifest.devScripts, nonce, escapeHtml(head.styleNonce ?? '')) : '') +
     preloads +
     `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(head.payload)}</script>` +
     (head.monitoring
@@ -53,15 +56,38 @@ export function renderDocumentHead(manifest: BuildManifest, head: DocumentHead):
 export const DOCUMENT_TAIL = '</div></body></html>'
 
 /**
- * The page sent when React cannot even render its shell: plain HTML, no script, the
- * same words and digest as the React error page.
+ * `npm run dev` only: Vite's client (HMR, error overlay) and React Refresh's preamble,
+ * before the entry. The meta tag gives Vite the nonce for the `<style>` tags it inserts.
  */
-export function renderShellErrorDocument(text: string, digest: string): string {
+function developmentScripts(scripts: readonly string[], nonce: string, styleNonce: string): string {
+  return (
+    `<meta property="csp-nonce" nonce="${styleNonce}">` +
+    scripts.map((code) => `<script type="module" nonce="${nonce}">${code}</script>`).join('')
+  )
+}
+
+/**
+ * The page sent when React cannot even render its shell: plain HTML, the same words and
+ * digest as the React error page, and no script, except in development, where Vite's
+ * error overlay opens with the real error.
+ */
+export function renderShellErrorDocument(
+  text: string,
+  digest: string,
+  overlay?: { readonly error: DevError; readonly nonce: string; readonly styleNonce: string },
+): string {
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     '<title>Application error</title><link rel="icon" href="data:,"></head><body><main>' +
     `<h1>${escapeHtml(text)}</h1><p>Digest: ${escapeHtml(digest)}</p>` +
-    '</main></body></html>'
+    '</main>' +
+    (overlay
+      ? `<meta property="csp-nonce" nonce="${escapeHtml(overlay.styleNonce)}">` +
+        `<script type="module" nonce="${escapeHtml(overlay.nonce)}">` +
+        `import { ErrorOverlay } from '/@vite/client';` +
+        `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}))</script>`
+      : '') +
+    '</body></html>'
   )
 }

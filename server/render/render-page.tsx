@@ -20,6 +20,7 @@ import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import { digestOf } from '../../shared/digest.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import { DOCUMENT_TAIL, renderDocumentHead, renderShellErrorDocument } from './document.js'
+import { devErrorOf } from './resolve-page.js'
 
 export interface StreamPageOptions {
   readonly manifest: BuildManifest
@@ -27,11 +28,15 @@ export interface StreamPageOptions {
   readonly pathname: string
   readonly search: string
   readonly nonce: string
+  /** Development only: the nonce of the `<style>` tags Vite inserts. */
+  readonly styleNonce?: string
   /** Headers that depend on the page (cache policy), set only if the shell renders. */
   readonly headers: Readonly<Record<string, string>>
   /** A render still running after this long is aborted. */
   readonly timeoutMs: number
   readonly monitoring?: BrowserMonitoringConfig
+  /** `npm run dev`: a failed render's 500 page opens the error overlay with the real error. */
+  readonly development?: boolean
 }
 
 /** The document head of a page, with everything the browser needs before React's HTML. */
@@ -40,18 +45,22 @@ function headOf(options: StreamPageOptions): string {
   return renderDocumentHead(options.manifest, {
     title: titleOf(options.page),
     nonce: options.nonce,
+    ...(options.styleNonce ? { styleNonce: options.styleNonce } : {}),
     payload,
     routeId: payload.kind === 'page' ? payload.routeId : undefined,
     ...(options.monitoring ? { monitoring: options.monitoring } : {}),
   })
 }
 
-function sendShellError(reply: FastifyReply, error: unknown): void {
+function sendShellError(reply: FastifyReply, options: StreamPageOptions, error: unknown): void {
+  const overlay = options.development
+    ? { error: devErrorOf(error), nonce: options.nonce, styleNonce: options.styleNonce ?? '' }
+    : undefined
   reply
     .code(500)
     .header('cache-control', 'private, no-store')
     .type('text/html; charset=utf-8')
-    .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digestOf(error)))
+    .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digestOf(error), overlay))
 }
 
 function appElement({ page, pathname, search }: StreamPageOptions) {
@@ -71,7 +80,7 @@ export function renderDocument(reply: FastifyReply, options: StreamPageOptions):
       digest: digestOf(error),
       ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}),
     })
-    sendShellError(reply, error)
+    sendShellError(reply, options, error)
     return undefined
   }
 }
@@ -107,7 +116,7 @@ export function streamPage(reply: FastifyReply, options: StreamPageOptions): Pro
         },
         onShellError(error) {
           clearTimeout(timer)
-          sendShellError(reply, error)
+          sendShellError(reply, options, error)
           resolve()
         },
         onError(error) {

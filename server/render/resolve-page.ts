@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../shared/errors.js'
-import type { ErrorPayload, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
+import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 
@@ -22,13 +22,21 @@ export function splitTarget(target: string): { pathname: string; search: string 
   return { pathname: target.slice(0, q), search: search === '?' ? '' : search }
 }
 
+/** What resolving a page depends on besides the request. */
+export interface ResolveContext {
+  readonly definition: AnyAppDefinition
+  readonly buildId: string
+  /** `npm run dev`: an unexpected failure's message and stack go into its payload. */
+  readonly development: boolean
+}
+
 export async function resolvePage(
-  definition: AnyAppDefinition,
-  buildId: string,
+  context: ResolveContext,
   request: FastifyRequest,
   pathname: string,
   search: string,
 ): Promise<Resolution> {
+  const { definition, buildId } = context
   // One URL per page: `/about/` answers with a permanent redirect to `/about`.
   if (pathname.length > 1 && pathname.endsWith('/')) {
     // Leading slashes collapse too: `//evil.example/` must not become `//evil.example`.
@@ -58,12 +66,13 @@ export async function resolvePage(
   } catch (error) {
     if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: error.location }
     if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
-    return { kind: 'screen', payload: errorPayload(error, buildId, request, match.id) }
+    return { kind: 'screen', payload: errorPayload(error, context, request, match.id) }
   }
 }
 
 /** A loader's failure as the user may see it; unexpected ones are logged with their digest. */
-function errorPayload(error: unknown, buildId: string, request: FastifyRequest, routeId: string): ErrorPayload {
+function errorPayload(error: unknown, context: ResolveContext, request: FastifyRequest, routeId: string): ErrorPayload {
+  const { buildId } = context
   if (isHttpError(error) && error.status < 500) {
     request.log.info({ routeId, status: error.status, err: error }, 'loader refused the request')
     return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
@@ -71,5 +80,11 @@ function errorPayload(error: unknown, buildId: string, request: FastifyRequest, 
   const status = isHttpError(error) ? error.status : 500
   const digest = digestOf(error)
   reportServerError(request, error, 'loader failed', { digest, routeId })
-  return { kind: 'error', status, digest, buildId }
+  return { kind: 'error', status, digest, buildId, ...(context.development ? { devError: devErrorOf(error) } : {}) }
+}
+
+/** The whole error, for development's overlay (never called in production). */
+export function devErrorOf(error: unknown): DevError {
+  if (error instanceof Error) return { message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+  return { message: String(error) }
 }

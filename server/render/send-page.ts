@@ -9,13 +9,20 @@ import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { ReadyPage } from '../../client/runtime/page-source.js'
 import type { AnyAppDefinition } from '../page-definition.js'
+import type { AppView } from './app-view.js'
 import { isCacheable, STATIC_CACHE_CONTROL } from './conditional.js'
-import { renderDocument, sendRenderedPage, streamPage, type StreamPageOptions } from './render-page.js'
+import type { StreamPageOptions } from './render-page.js'
 import { NONCE_PLACEHOLDER } from './static-pages.js'
 
 export interface DocumentContext {
-  readonly definition: AnyAppDefinition
+  /** The pages and their renderer: always the same in production, the latest edit in development. */
+  readonly view: () => AppView
   readonly manifest: BuildManifest
+  /**
+   * `npm run dev`: pages are never cached (an edit must show on the next request) and
+   * failures carry their message and stack to the browser's error overlay.
+   */
+  readonly development: boolean
   readonly renderTimeoutMs: number
   /** The browser's monitoring config, written into every page; absent without SENTRY_DSN. */
   readonly monitoring?: BrowserMonitoringConfig
@@ -25,8 +32,13 @@ export interface DocumentContext {
  * Who may keep a copy. Only a static route's page is the same for everyone; the rest
  * (dynamic pages, 404s, errors, answers to a form) is per request.
  */
-export function cachePolicy(payload: ScreenPayload): string {
-  return isCacheable(payload) ? STATIC_CACHE_CONTROL : 'private, no-store'
+export function cachePolicy(context: DocumentContext, payload: ScreenPayload): string {
+  return mayCache(context, payload) ? STATIC_CACHE_CONTROL : 'private, no-store'
+}
+
+/** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
+export function mayCache(context: DocumentContext, payload: ScreenPayload): boolean {
+  return !context.development && isCacheable(payload)
 }
 
 /** True when the route of `payload` asked to be streamed (`stream: true` in the table). */
@@ -35,15 +47,15 @@ export function isStreamed(definition: AnyAppDefinition, payload: ScreenPayload)
 }
 
 async function optionsFor(
-  reply: FastifyReply,
   context: DocumentContext,
+  view: AppView,
   payload: ScreenPayload,
   target: { readonly pathname: string; readonly search: string },
   nonce: string,
 ): Promise<StreamPageOptions> {
   let page: ReadyPage = { payload }
   if (payload.kind === 'page') {
-    const { default: module } = await context.definition.clientPages[payload.routeId]!()
+    const { default: module } = await view.definition.clientPages[payload.routeId]!()
     page = { payload, module }
   }
   return {
@@ -52,8 +64,9 @@ async function optionsFor(
     pathname: target.pathname,
     search: target.search,
     nonce,
-    headers: { 'cache-control': cachePolicy(payload) },
+    headers: { 'cache-control': cachePolicy(context, payload) },
     timeoutMs: context.renderTimeoutMs,
+    development: context.development,
     ...(context.monitoring ? { monitoring: context.monitoring } : {}),
   }
 }
@@ -68,7 +81,8 @@ export async function renderStaticTemplate(
   payload: ScreenPayload,
   target: { readonly pathname: string; readonly search: string },
 ): Promise<string | undefined> {
-  return renderDocument(reply, await optionsFor(reply, context, payload, target, NONCE_PLACEHOLDER))
+  const view = context.view()
+  return view.renderer.renderDocument(reply, await optionsFor(context, view, payload, target, NONCE_PLACEHOLDER))
 }
 
 export async function sendPageDocument(
@@ -77,8 +91,12 @@ export async function sendPageDocument(
   payload: ScreenPayload,
   target: { readonly pathname: string; readonly search: string },
 ): Promise<FastifyReply> {
-  const options = await optionsFor(reply, context, payload, target, reply.cspNonce.script)
-  if (isStreamed(context.definition, payload)) await streamPage(reply, options)
-  else sendRenderedPage(reply, options)
+  const view = context.view()
+  const options = {
+    ...(await optionsFor(context, view, payload, target, reply.cspNonce.script)),
+    ...(context.development ? { styleNonce: reply.cspNonce.style } : {}),
+  }
+  if (isStreamed(view.definition, payload)) await view.renderer.streamPage(reply, options)
+  else view.renderer.sendRenderedPage(reply, options)
   return reply
 }

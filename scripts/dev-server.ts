@@ -1,0 +1,48 @@
+/**
+ * One run of the development server: the production app (server/app.ts) in
+ * development mode (server/development/), listening on PORT and HOST like production.
+ * `npm run dev` (scripts/dev.ts) starts it, and starts it again after an edit to the
+ * server's own code. Log lines are pretty-printed, stacks included.
+ */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import pretty from 'pino-pretty'
+import { buildApp } from '../server/app.js'
+import { ConfigError, loadConfig, type AppConfig } from '../server/config.js'
+import { prepareDevelopment } from '../server/development/index.js'
+import { router } from '../shared/routes.js'
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
+
+let config: AppConfig
+try {
+  config = loadConfig()
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error
+  console.error(`Configuration error: ${error.message}`)
+  process.exit(1)
+}
+
+const development = await prepareDevelopment(root, Object.keys(router.routes))
+const logStream = pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' })
+const app = buildApp(config, { development, logStream })
+
+async function stop() {
+  const deadline = setTimeout(() => process.exit(1), 5_000)
+  deadline.unref()
+  await app.close()
+  process.exit(0)
+}
+process.once('SIGTERM', stop)
+process.once('SIGINT', stop)
+
+try {
+  await app.listen({ host: config.host, port: config.port })
+} catch (error) {
+  app.log.error({ err: error }, 'could not start')
+  process.exit(1)
+}
+const address = app.server.address()
+const port = typeof address === 'object' && address ? address.port : config.port
+// scripts/dev.ts and the tests read this line.
+console.log(`Development server ready at http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`)

@@ -1,0 +1,24 @@
+/**
+ * The React side of the server as one value: the application's pages (loaders and
+ * components) and the functions that render them. Production builds it once from the
+ * bundle's own modules. In development (`npm run dev`) Vite's module runner loads the
+ * same modules, fresh after every edit, so the plugins ask for the view per request
+ * instead of importing it (server/development/).
+ */
+import type { AnyAppDefinition } from '../page-definition.js'
+import { renderDocument, sendRenderedPage, streamPage } from './render-page.js'
+
+export interface PageRenderer {
+  readonly renderDocument: typeof renderDocument
+  readonly sendRenderedPage: typeof sendRenderedPage
+  readonly streamPage: typeof streamPage
+}
+
+export interface AppView {
+  readonly definition: AnyAppDefinition
+  readonly renderer: PageRenderer
+}
+
+export function appView(definition: AnyAppDefinition): AppView {
+  return { definition, renderer: { renderDocument, sendRenderedPage, streamPage } }
+}

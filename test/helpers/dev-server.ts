@@ -1,0 +1,100 @@
+/**
+ * `npm run dev` as a developer runs it, on a copy of the project (under test/.build/,
+ * so node_modules resolve as in the checkout) that tests may edit freely. The
+ * supervisor runs in its own process group: stopping the test stops the supervisor,
+ * the server it started and Vite, whatever state they are in.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { projectRoot } from './build.js'
+import { freePort } from './nginx.js'
+
+type Test = { teardown(fn: () => unknown): void }
+
+/** What `npm run dev` needs of the project: sources, configs, the package's type. */
+const PROJECT_FILES = ['client', 'server', 'shared', 'scripts', 'vite.config.ts', 'index.html', 'package.json']
+const TSCONFIGS = ['tsconfig.json', 'tsconfig.base.json', 'tsconfig.client.json', 'tsconfig.server.json']
+
+export interface DevServer {
+  readonly origin: string
+  /** The copy of the project it serves. */
+  readonly dir: string
+  /** Everything the supervisor and its server printed so far. */
+  output(): string
+  /** Resolves when the output, from `from` on, matches `pattern`. */
+  waitForOutput(pattern: RegExp, from?: number, timeoutMs?: number): Promise<void>
+  /** Rewrites `file` (relative to the copy) with `edit` applied to its text. */
+  edit(file: string, edit: (text: string) => string): void
+}
+
+export async function startDevServer(t: Test, env: Record<string, string> = {}): Promise<DevServer> {
+  mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
+  const dir = mkdtempSync(path.join(projectRoot, 'test/.build/dev-'))
+  for (const name of [...PROJECT_FILES, ...TSCONFIGS]) cpSync(path.join(projectRoot, name), path.join(dir, name), { recursive: true })
+  const port = await freePort()
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  })
+  let output = ''
+  const listeners = new Set<() => void>()
+  const onData = (chunk: Buffer) => {
+    output += chunk
+    for (const listener of listeners) listener()
+  }
+  child.stdout!.on('data', onData)
+  child.stderr!.on('data', onData)
+  child.on('exit', () => {
+    for (const listener of listeners) listener()
+  })
+
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, 'exit')
+      process.kill(-child.pid!, 'SIGTERM')
+      const killer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 10_000)
+      await exited
+      clearTimeout(killer)
+    }
+    // Anything of the group still alive (the supervisor waits for its server, so nothing should be).
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {}
+    rmSync(dir, { recursive: true, force: true })
+  })
+
+  const server: DevServer = {
+    origin: `http://127.0.0.1:${port}`,
+    dir,
+    output: () => output,
+    waitForOutput(pattern, from = 0, timeoutMs = 60_000) {
+      return new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(output.slice(from))) return done(resolve)
+          if (child.exitCode !== null) return done(() => reject(new Error(`npm run dev exited:\n${output}`)))
+        }
+        const timer = setTimeout(() => done(() => reject(new Error(`no ${pattern} in the output:\n${output}`))), timeoutMs)
+        const done = (finish: () => void) => {
+          clearTimeout(timer)
+          listeners.delete(check)
+          finish()
+        }
+        listeners.add(check)
+        check()
+      })
+    },
+    edit(file, edit) {
+      const target = path.join(dir, file)
+      const before = readFileSync(target, 'utf8')
+      const after = edit(before)
+      if (after === before) throw new Error(`the edit changed nothing in ${file}`)
+      writeFileSync(target, after)
+    },
+  }
+  await server.waitForOutput(/Development server ready at /)
+  return server
+}
