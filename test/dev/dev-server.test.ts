@@ -1,23 +1,141 @@
 /**
  * `npm run dev` (issue 7): the same app served with Vite. Each test runs the real
- * command on its own copy of the project and edits that copy as a developer would.
+ * command on its own copy of the project and edits that copy as a developer would;
+ * the helper stops every process it started.
  */
 import t from 'tap'
+import { SERVER_ERROR_TEXT } from '../../client/components/error-page.js'
+import { createTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
-import { startDevServer } from '../helpers/dev-server.js'
+import { startDevServer, type DevServer } from '../helpers/dev-server.js'
 
-t.test('an edit to a page component shows up in place, keeping component state', async (t) => {
+/** Every `<script>` carries the nonce the CSP header names. */
+function scriptsCarryNonce(html: string, csp: string): boolean {
+  const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(csp)?.[1]
+  const scripts = html.match(/<script\b[^>]*>/g) ?? []
+  return nonce !== undefined && scripts.length > 0 && scripts.every((tag) => tag.includes(`nonce="${nonce}"`))
+}
+
+/**
+ * A document with what may differ between dev and production taken out: asset URLs
+ * (hashed files vs Vite's source URLs), modulepreloads (one per chunk vs one per
+ * module), Vite's own scripts, nonces and the build id.
+ */
+function comparable(html: string): string {
+  return html
+    .replace(/<link rel="modulepreload"[^>]*>/g, '')
+    .replace(/<meta property="csp-nonce"[^>]*>/g, '')
+    .replace(/<script type="module" nonce="[^"]*">[^<]*<\/script>/g, '')
+    .replace(/ nonce="[^"]*"/g, ' nonce="N"')
+    .replace(/ (href|src)="\/(assets|client)\/[^"]*"/g, ' $1="ASSET"')
+    .replace(/"buildId":"[^"]*"/g, '"buildId":"B"')
+}
+
+async function get(dev: DevServer, path: string) {
+  const response = await fetch(dev.origin + path)
+  return { status: response.status, headers: response.headers, body: await response.text() }
+}
+
+/** Applies an edit to the server's code and waits until the restarted server is ready. */
+async function editServer(dev: DevServer, file: string, edit: (text: string) => string) {
+  const from = dev.output().length
+  dev.edit(file, edit)
+  await dev.waitForOutput(new RegExp(`${file.replace(/[.]/g, '\\.')} changed: restarting[^]*Development server ready at `), from)
+}
+
+t.test('pages: server-rendered like production, then Fast Refresh', async (t) => {
   const dev = await startDevServer(t)
-  const { page, errors, documentRequests } = await openPage(t)
-  await page.goto(`${dev.origin}/items/7`)
-  await waitForHydration(page)
-  const counter = page.locator('button.counter')
-  for (let i = 0; i < 3; i++) await counter.click()
-  await page.getByText('Clicked 3 times').waitFor()
 
-  dev.edit('client/pages/items.tsx', (text) => text.replace('<h1>{data.title}</h1>', '<h1>{data.title} (edited)</h1>'))
-  await page.getByRole('heading', { name: 'Item list 7 (edited)' }).waitFor()
-  t.equal(await counter.textContent(), 'Clicked 3 times', 'the counter kept its state')
-  t.same(documentRequests, [`${dev.origin}/items/7`], 'no reload')
-  t.same(errors, [])
+  t.test('/items/7 is server-rendered HTML with Vite and React Refresh loaded, every script with the nonce', async (t) => {
+    const { status, headers, body } = await get(dev, '/items/7')
+    t.equal(status, 200)
+    t.match(headers.get('content-type'), /^text\/html/)
+    t.equal(headers.get('cache-control'), 'private, no-store')
+    t.match(body, '<h1>Item list 7</h1>')
+    t.match(body, '<td>row-7-199</td>', 'the 200 rows are in the HTML')
+    t.match(body, "import '/@vite/client'")
+    t.match(body, '/@react-refresh')
+    t.ok(scriptsCarryNonce(body, headers.get('content-security-policy') ?? ''), 'every script has the CSP nonce')
+    const health = await get(dev, '/api/health')
+    t.equal(health.status, 200)
+    t.same(JSON.parse(health.body), { status: 'ok' }, '/api is the same app')
+  })
+
+  t.test('the example screens render the same markup as in production, asset URLs apart', async (t) => {
+    const production = await createTestApp(t, 'production')
+    for (const path of ['/', '/items/7', '/about', '/contact', '/nope']) {
+      const built = await production.app.inject({ url: path })
+      const dev_ = await get(dev, path)
+      t.equal(dev_.status, built.statusCode, `${path}: same status`)
+      t.equal(comparable(dev_.body), comparable(built.body), `${path}: same markup`)
+    }
+  })
+
+  t.test('an edit to a page component shows up in place, keeping component state', async (t) => {
+    const { page, errors, documentRequests } = await openPage(t)
+    await page.goto(`${dev.origin}/items/7`)
+    await waitForHydration(page)
+    const counter = page.locator('button.counter')
+    for (let i = 0; i < 3; i++) await counter.click()
+    await page.getByText('Clicked 3 times').waitFor()
+
+    dev.edit('client/pages/items.tsx', (text) => text.replace('<h1>{data.title}</h1>', '<h1>{data.title} (edited)</h1>'))
+    await page.getByRole('heading', { name: 'Item list 7 (edited)' }).waitFor()
+    t.equal(await counter.textContent(), 'Clicked 3 times', 'the counter kept its state')
+    t.same(documentRequests, [`${dev.origin}/items/7`], 'no reload')
+    t.same(errors, [])
+
+    const { body } = await get(dev, '/items/7')
+    t.ok(/<h1>Item list 7(<!-- -->)? \(edited\)<\/h1>/.test(body), 'the next server render has the edit too')
+  })
+})
+
+t.test('server code: edits restart the server; failures show the real error in development', async (t) => {
+  const dev = await startDevServer(t)
+
+  t.test('an edit to a server module is used by the next request', async (t) => {
+    t.match((await get(dev, '/items/7')).body, '<h1>Item list 7</h1>')
+    await editServer(dev, 'server/pages/items.ts', (text) => text.replace('title: `Item list ${id}`', 'title: `Edited list ${id}`'))
+    t.match((await get(dev, '/items/7')).body, '<h1>Edited list 7</h1>')
+  })
+
+  t.test('an edit to shared/ is used by the next request', async (t) => {
+    t.match((await get(dev, '/contact')).body, 'maxLength="80"')
+    await editServer(dev, 'shared/routes.ts', (text) => text.replace('name: 80,', 'name: 60,'))
+    t.match((await get(dev, '/contact')).body, 'maxLength="60"')
+  })
+
+  t.test('a loader error: the overlay in the browser and the terminal have its message and stack', async (t) => {
+    await editServer(dev, 'server/pages/items.ts', (text) =>
+      text.replace('loader: ({ params }) => {', "loader: ({ params }) => {\n    if (params.id === '13') throw new Error('loader exploded on purpose')"),
+    )
+    const from = dev.output().length
+    const { page, errors } = await openPage(t)
+    const response = await page.goto(`${dev.origin}/items/13`)
+    t.equal(response?.status(), 500)
+    const overlay = page.locator('vite-error-overlay')
+    await overlay.locator('.message-body').getByText('loader exploded on purpose').waitFor()
+    t.match(await overlay.locator('.stack').textContent(), /server\/pages\/items\.ts/, 'the stack points into the loader')
+    t.equal(await page.locator('h1').first().textContent(), SERVER_ERROR_TEXT, 'the page itself is the production error page')
+    t.match(await page.locator('.digest').textContent(), /^Digest: \w+/)
+    await dev.waitForOutput(/loader exploded on purpose[^]*at .*server\/pages\/items\.ts/, from)
+    t.pass('the terminal has the message and the stack')
+    t.same(errors, [])
+  })
+
+  t.test('a render error: the 500 page opens the overlay with the component error', async (t) => {
+    dev.edit('client/pages/about.tsx', (text) =>
+      text.replace('function AboutPage({ data }: PageProps<typeof routes.about>) {', "function AboutPage({ data }: PageProps<typeof routes.about>) {\n  if (data) throw new Error('render exploded on purpose')"),
+    )
+    const { page } = await openPage(t)
+    // The edit reaches Vite's module runner through its file watcher: load until it has.
+    const deadline = Date.now() + 15_000
+    let status = 0
+    while (status !== 500 && Date.now() < deadline) status = (await page.goto(`${dev.origin}/about`))?.status() ?? 0
+    t.equal(status, 500)
+    const overlay = page.locator('vite-error-overlay')
+    await overlay.locator('.message-body').getByText('render exploded on purpose').waitFor()
+    t.match(await overlay.locator('.stack').textContent(), /client\/pages\/about\.tsx/)
+    t.equal(await page.locator('h1').textContent(), SERVER_ERROR_TEXT)
+  })
 })
