@@ -10,7 +10,8 @@ import { DATA_PREFIX } from '../../shared/constants.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
 import { etagFor, isNotModified, STATIC_CACHE_CONTROL } from '../render/conditional.js'
 import { cachePolicy, isStreamed, mayCache, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
-import { StaticPageCache, withNonce, type StaticPage } from '../render/static-pages.js'
+import type { ScreenPayload } from '../../shared/page-payload.js'
+import { StaticCache, withNonce, type StaticData, type StaticPage } from '../render/static-pages.js'
 
 export type PagesPluginOptions = DocumentContext
 
@@ -18,7 +19,21 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
   const { manifest, development } = opts
   const { buildId } = manifest
 
-  const staticPages = new StaticPageCache()
+  const staticPages = new StaticCache<StaticPage>()
+  const staticData = new StaticCache<StaticData>()
+
+  function rememberData(key: string, payload: ScreenPayload): StaticData {
+    const data = { json: JSON.stringify(payload), etag: etagFor('data', payload) }
+    staticData.set(key, data)
+    return data
+  }
+
+  /** A static page's data from memory: 304 if the client has it. */
+  function sendStaticData(request: FastifyRequest, reply: FastifyReply, data: StaticData) {
+    reply.header('cache-control', STATIC_CACHE_CONTROL)
+    if (isNotModified(request, reply, data.etag)) return reply.code(304).send()
+    return reply.code(200).type('application/json; charset=utf-8').send(data.json)
+  }
 
   /** A static page from memory: 304 if the client has it, else the document with a fresh nonce. */
   function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
@@ -44,6 +59,7 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
       if (template === undefined) return reply // rendering failed: the 500 page went out
       const page: StaticPage = { payload, template, etag: etagFor('html', payload) }
       staticPages.set(key, page)
+      rememberData(key, payload) // the client's next navigation here needs no loader run either
       return sendStaticPage(request, reply, page)
     }
     return sendPageDocument(reply, opts, payload, target)
@@ -51,6 +67,8 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
 
   fastify.get(`${DATA_PREFIX}/*`, async function sendPageData(request: FastifyRequest, reply: FastifyReply) {
     const { pathname, search } = splitTarget(request.url.slice(DATA_PREFIX.length))
+    const cached = staticData.get(pathname + search)
+    if (cached) return sendStaticData(request, reply, cached)
     const { definition } = opts.view()
     const resolution = await resolvePage({ definition, buildId, development }, request, pathname, search)
     if (resolution.kind === 'redirect') {
@@ -61,8 +79,8 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
         .send({ kind: 'redirect', status: resolution.status, location: resolution.location, buildId })
     }
     const { payload } = resolution
+    if (mayCache(opts, payload)) return sendStaticData(request, reply, rememberData(pathname + search, payload))
     reply.header('cache-control', cachePolicy(opts, payload))
-    if (mayCache(opts, payload) && isNotModified(request, reply, etagFor('data', payload))) return reply.code(304).send()
     return reply.code(payload.status).send(payload)
   })
 }

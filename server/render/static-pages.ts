@@ -1,9 +1,10 @@
 /**
  * Static routes rendered once, served from memory (DESIGN §4): their data does not
- * depend on the request, so the first render of a URL serves every later request for
- * it until the process (the build) ends. The document is kept with a placeholder where
- * the CSP nonce goes, and each response gets its own fresh nonce. Bounded: query
- * strings make URLs unbounded, so the least recently used entry goes first.
+ * depend on the request, so the first answer for a URL serves every later request for
+ * it until the process (the build) ends: the document, kept with a placeholder where
+ * the CSP nonce goes (each response gets its own fresh nonce), and the page data,
+ * kept serialized. Bounded: query strings make URLs unbounded, so the least recently
+ * used entry goes first.
  */
 import { randomBytes } from 'node:crypto'
 import type { ScreenPayload } from '../../shared/page-payload.js'
@@ -20,10 +21,16 @@ export interface StaticPage {
   readonly etag: string
 }
 
-export class StaticPageCache {
-  readonly #entries = new Map<string, StaticPage>()
+/** A static page's data as the page-data endpoint sends it. */
+export interface StaticData {
+  readonly json: string
+  readonly etag: string
+}
 
-  get(key: string): StaticPage | undefined {
+export class StaticCache<Entry> {
+  readonly #entries = new Map<string, Entry>()
+
+  get(key: string): Entry | undefined {
     const page = this.#entries.get(key)
     if (page) {
       // Most recently used last: a Map keeps insertion order.
@@ -33,9 +40,9 @@ export class StaticPageCache {
     return page
   }
 
-  set(key: string, page: StaticPage): void {
+  set(key: string, entry: Entry): void {
     this.#entries.delete(key)
-    this.#entries.set(key, page)
+    this.#entries.set(key, entry)
     if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!)
   }
 

@@ -90,6 +90,19 @@ t.test('a static page is rendered once per URL, then served from memory with a f
   t.equal(staticLoads.count, laterLoads, 'no loader run once the page is in memory')
   t.equal((await app.inject('/static-page?utm=x')).statusCode, 200, 'another URL renders on its own')
   t.equal(staticLoads.count, laterLoads + 1)
+
+  const data = await app.inject('/_data/static-page')
+  t.equal(data.statusCode, 200)
+  t.match(data.headers['content-type'], /^application\/json/)
+  t.equal(data.json().routeId, 'static-page', 'its page data')
+  t.equal(staticLoads.count, laterLoads + 1, 'the page data came from the render, without a loader run')
+  const again = await app.inject('/_data/static-page')
+  t.equal(again.body, data.body)
+  t.equal(again.headers.etag, data.headers.etag)
+  t.equal((await app.inject({ url: '/_data/static-page', headers: { 'if-none-match': String(data.headers.etag) } })).statusCode, 304)
+  await app.inject('/_data/static-page?fresh=1')
+  await app.inject('/_data/static-page?fresh=1')
+  t.equal(staticLoads.count, laterLoads + 2, 'page data asked for first is kept too')
 })
 
 t.test('connections stay open longer than a balancer idles (72 s)', async (t) => {
