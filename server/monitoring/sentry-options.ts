@@ -3,10 +3,11 @@
  */
 import * as Sentry from '@sentry/node'
 import { MAX_BREADCRUMBS } from '../../shared/constants.js'
-import { TUNNEL_PATH } from '../../shared/monitoring.js'
+import { ingestUrlFor, TUNNEL_PATH } from '../../shared/monitoring.js'
 import type { MonitoringConfig } from '../config.js'
 
 export function sentryNodeOptions(monitoring: MonitoringConfig & { dsn: NonNullable<MonitoringConfig['dsn']> }): Sentry.NodeOptions {
+  const tunnelTargets = new Set(monitoring.allowedDsns.map((dsn) => ingestUrlFor(dsn, monitoring.tunnelUpstream)))
   return {
     dsn: monitoring.dsn.dsn,
     environment: monitoring.environment,
@@ -22,8 +23,11 @@ export function sentryNodeOptions(monitoring: MonitoringConfig & { dsn: NonNulla
       // own failures with their digests (reportServerError), so it is left out.
       // (With a traces rate, the defaults include it.) Http is configured below.
       ...defaults.filter((integration) => integration.name !== 'Fastify' && integration.name !== 'Http'),
-      // The tunnel's own requests are neither traced nor reported.
-      Sentry.httpIntegration({ ignoreIncomingRequests: (url) => url.startsWith(TUNNEL_PATH) }),
+      // The tunnel's own requests, in and out, are neither traced nor breadcrumbs.
+      Sentry.httpIntegration({
+        ignoreIncomingRequests: (url) => url.startsWith(TUNNEL_PATH),
+        ignoreOutgoingRequests: (url) => tunnelTargets.has(url),
+      }),
     ],
   }
 }
