@@ -4,7 +4,8 @@
  *   (`taskset`, when present); Chromium, for the browser figures, on any core;
  * - /items/7 and /about at 50 and at 1 connection; the limits measured in the same run
  *   (React rendering the page to a string, Fastify answering a fixed page of the same
- *   size) and our /items/7 as a share of `1/(1/render + 1/http)`;
+ *   size) and our /items/7 as a share of `1/(1/render + 1/http)`; the 50-connection
+ *   figures and the limits alternate over BENCH_ROUNDS (3) rounds, medians reported;
  * - first-load JavaScript of /items/7 (gzip -9 of every script the page loads before
  *   it is interactive) and its HTML bytes;
  * - hydration time and click-to-content (prefetched, cold), medians of 10;
@@ -103,10 +104,51 @@ let firstLoadJsGzip = 0
 for (const file of new Set(scripts)) firstLoadJsGzip += gzipSync(Buffer.from(await (await fetch(app.origin + file)).arrayBuffer()), { level: 9 }).length
 const htmlBytes = Buffer.byteLength(html)
 
-const throughput: Record<string, Load> = {}
-for (const [route, connections] of [['/items/7', 50], ['/items/7', 1], ['/about', 50], ['/about', 1]] as const) {
-  throughput[`${route} c=${connections}`] = await load(app.origin + route, connections)
+// Our server and the limits in alternating rounds: this machine's speed drifts by tens
+// of percent within minutes, so each share compares figures taken side by side, and the
+// medians of the rounds are reported.
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const fixed = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/fixed-page-server.ts'], { BYTES: String(htmlBytes) })
+const [, fixedOrigin] = await firstLine(fixed, /(http:\/\/127\.0\.0\.1:\d+)/)
+fixed.stdout!.resume()
+
+/** React rendering the page to a string in a loop, on CPU 0 (our server idles meanwhile). */
+async function renderLimit(): Promise<number> {
+  const child = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/render-limit.tsx'], { NODE_ENV: 'production' })
+  const [, json] = await firstLine(child, /(\{.*\})/)
+  return JSON.parse(json!).rendersPerSecond as number
 }
+
+interface Round {
+  readonly items: Load
+  readonly about: Load
+  readonly fixedPage: Load
+  readonly rendersPerSecond: number
+  readonly combinedLimit: number
+}
+const rounds: Round[] = []
+for (let round = 0; round < ROUNDS; round++) {
+  const rendersPerSecond = await renderLimit()
+  const items = await load(`${app.origin}/items/7`, 50)
+  const fixedPage = await load(`${fixedOrigin}/`, 50)
+  const about = await load(`${app.origin}/about`, 50)
+  rounds.push({ items, about, fixedPage, rendersPerSecond, combinedLimit: 1 / (1 / rendersPerSecond + 1 / fixedPage.requestsPerSecond) })
+}
+fixed.kill('SIGKILL')
+/** The round with the median value of `figure`. */
+const medianRound = (figure: (round: Round) => number) => [...rounds].sort((a, b) => figure(a) - figure(b))[Math.floor(rounds.length / 2)]!
+
+const throughput: Record<string, Load> = {
+  '/items/7 c=50': medianRound((r) => r.items.requestsPerSecond).items,
+  '/items/7 c=1': await load(`${app.origin}/items/7`, 1),
+  '/about c=50': medianRound((r) => r.about.requestsPerSecond).about,
+  '/about c=1': await load(`${app.origin}/about`, 1),
+}
+const rendersPerSecond = median(rounds.map((r) => r.rendersPerSecond))
+const fixedPagePerSecond = median(rounds.map((r) => r.fixedPage.requestsPerSecond))
+const combinedLimit = median(rounds.map((r) => r.combinedLimit))
+const itemsShares = rounds.map((r) => r.items.requestsPerSecond / r.combinedLimit)
+const aboutShares = rounds.map((r) => r.about.requestsPerSecond / r.fixedPage.requestsPerSecond)
 const rssAfterLoadMb = rssMb(app.child.pid!)
 
 // 3. Browser figures, against the same server.
@@ -127,17 +169,7 @@ for (let run = 0; run < 10; run++) {
 await browser.close()
 await stop(app.child)
 
-// 4. The limits, on CPU 0 like the server.
-const renderLimit = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/render-limit.tsx'], { NODE_ENV: 'production' })
-const [, renderJson] = await firstLine(renderLimit, /(\{.*\})/)
-const rendersPerSecond = JSON.parse(renderJson!).rendersPerSecond as number
-const fixed = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/fixed-page-server.ts'], { BYTES: String(htmlBytes) })
-const [, fixedOrigin] = await firstLine(fixed, /(http:\/\/127\.0\.0\.1:\d+)/)
-const fixedPage = await load(`${fixedOrigin}/`, 50)
-fixed.kill('SIGKILL')
-const combinedLimit = 1 / (1 / rendersPerSecond + 1 / fixedPage.requestsPerSecond)
-
-// 5. The tunnel: envelopes through /monitoring to a local sink, against the sink directly.
+// 4. The tunnel: envelopes through /monitoring to a local sink, against the sink directly.
 const sink = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/ingest-sink.ts'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
 const [, sinkOrigin] = await firstLine(sink, /(http:\/\/127\.0\.0\.1:\d+)/)
 const dsn = `http://publickey@${new URL(sinkOrigin!).host}/1`
@@ -166,11 +198,14 @@ const results = {
   machine: { cpus: 2, pinned: Boolean(TASKSET), durationSeconds: DURATION_S },
   throughput,
   limits: {
+    rounds: ROUNDS,
     reactRenderToStringPerSecond: rendersPerSecond,
-    fastifyFixedPagePerSecond: fixedPage.requestsPerSecond,
+    fastifyFixedPagePerSecond: fixedPagePerSecond,
     combinedPerSecond: Math.round(combinedLimit),
-    itemsShareOfCombined: Number((throughput['/items/7 c=50']!.requestsPerSecond / combinedLimit).toFixed(2)),
-    aboutShareOfFixedPage: Number((throughput['/about c=50']!.requestsPerSecond / fixedPage.requestsPerSecond).toFixed(2)),
+    itemsShareOfCombined: Number(median(itemsShares).toFixed(2)),
+    itemsShareOfCombinedPerRound: itemsShares.map((share) => Number(share.toFixed(2))),
+    aboutShareOfFixedPage: Number(median(aboutShares).toFixed(2)),
+    aboutShareOfFixedPagePerRound: aboutShares.map((share) => Number(share.toFixed(2))),
   },
   bytes: { firstLoadJsGzip, htmlBytes },
   browser: {
@@ -194,21 +229,24 @@ const results = {
 }
 writeFileSync(path.join(projectRoot, 'bench-results.json'), JSON.stringify(results, null, 2))
 
+/** An added latency with its sign: +3, -1. */
+const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}`
+
 const rows: Array<[string, string]> = [
   ...Object.entries(throughput).map(([name, r]): [string, string] => [name, `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`]),
   ['React renderToString (limit)', `${rendersPerSecond} pages/s`],
-  ['Fastify fixed page (limit)', `${fixedPage.requestsPerSecond} req/s (${htmlBytes} bytes)`],
-  ['/items/7 vs combined limit', `${results.limits.itemsShareOfCombined} of ${Math.round(combinedLimit)} req/s`],
-  ['/about vs fixed-page limit', `${results.limits.aboutShareOfFixedPage}`],
+  ['Fastify fixed page (limit)', `${fixedPagePerSecond} req/s (${htmlBytes} bytes)`],
+  ['/items/7 vs combined limit', `${results.limits.itemsShareOfCombined} of ${Math.round(combinedLimit)} req/s (rounds: ${results.limits.itemsShareOfCombinedPerRound.join(', ')})`],
+  ['/about vs fixed-page limit', `${results.limits.aboutShareOfFixedPage} (rounds: ${results.limits.aboutShareOfFixedPagePerRound.join(', ')})`],
   ['first-load JS /items/7', `${(firstLoadJsGzip / 1000).toFixed(1)} KB gzipped; HTML ${(htmlBytes / 1000).toFixed(1)} KB`],
   ['hydration (median of 10)', `${results.browser.hydrationMsMedian} ms from navigation start`],
   ['click-to-content prefetched', `${results.browser.clickToContentPrefetchedMsMedian} ms`],
   ['click-to-content cold', `${results.browser.clickToContentColdMsMedian} ms`],
-  ['tunnel (@sentry/node loaded)', `${tunnel.requestsPerSecond} envelopes/s; p99 added: +${tunnelModerate.p99Ms - directModerate.p99Ms} ms at ${MODERATE_RATE}/s, +${tunnel.p99Ms - direct.p99Ms} ms at saturation; errors ${results.tunnel.errors}`],
-  ['tunnel alone', `${tunnelOnly.requestsPerSecond} envelopes/s; p99 added: +${tunnelOnlyModerate.p99Ms - directModerate.p99Ms} ms at ${MODERATE_RATE}/s, +${tunnelOnly.p99Ms - direct.p99Ms} ms at saturation; errors ${results.tunnel.withoutServerSdk.errors}`],
+  ['tunnel (@sentry/node loaded)', `${tunnel.requestsPerSecond} envelopes/s; p99 added: ${signed(tunnelModerate.p99Ms - directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(tunnel.p99Ms - direct.p99Ms)} ms at saturation; errors ${results.tunnel.errors}`],
+  ['tunnel alone', `${tunnelOnly.requestsPerSecond} envelopes/s; p99 added: ${signed(tunnelOnlyModerate.p99Ms - directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(tunnelOnly.p99Ms - direct.p99Ms)} ms at saturation; errors ${results.tunnel.withoutServerSdk.errors}`],
   ['server RSS after load', `${rssAfterLoadMb} MB`],
 ]
 const width = Math.max(...rows.map(([name]) => name.length))
-console.log(`\nbench (${TASKSET ? 'server on CPU 0, load on CPU 1' : 'unpinned'}, ${DURATION_S} s per load):`)
+console.log(`\nbench (${TASKSET ? 'server on CPU 0, load on CPU 1' : 'unpinned'}, ${DURATION_S} s per load, c=50 figures: median of ${ROUNDS} rounds):`)
 for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`)
 console.log('\nwritten to bench-results.json')
