@@ -83,4 +83,21 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
     reply.header('cache-control', cachePolicy(opts, payload))
     return reply.code(payload.status).send(payload)
   })
+
+  // Other methods on a page: 405 with what the page does allow (as for a page without
+  // actions, server/plugins/actions.ts); OPTIONS answers the same list. No page: 404.
+  fastify.route({
+    method: ['PUT', 'DELETE', 'PATCH', 'OPTIONS'],
+    url: '/*',
+    handler: async function refuseMethod(request: FastifyRequest, reply: FastifyReply) {
+      const { pathname } = splitTarget(request.url)
+      const match = opts.view().definition.router.match(pathname)
+      reply.header('cache-control', 'private, no-store').type('text/plain; charset=utf-8')
+      if (!match) return reply.code(404).send(`404: There is no page at ${pathname}.`)
+      const allow = Object.keys(match.route.actions ?? {}).length > 0 ? 'GET, HEAD, POST' : 'GET, HEAD'
+      reply.header('allow', allow)
+      if (request.method === 'OPTIONS') return reply.code(204).send()
+      return reply.code(405).send(`405: ${request.method} is not allowed on ${pathname} (allowed: ${allow}).`)
+    },
+  })
 }

@@ -110,6 +110,26 @@ t.test('production screens', async (t) => {
     t.equal(res.headers['content-type'], 'text/html; charset=utf-8')
     t.equal(res.body, '')
   })
+
+  t.test('other methods on a page: 405 naming what is allowed; OPTIONS lists it; no page is a 404', async (t) => {
+    for (const [method, url, allow] of [
+      ['PUT', '/about', 'GET, HEAD'],
+      ['DELETE', '/items/7', 'GET, HEAD'],
+      ['PATCH', '/contact', 'GET, HEAD, POST'],
+    ] as const) {
+      const res = await app.inject({ method, url })
+      t.equal(res.statusCode, 405, `${method} ${url}`)
+      t.equal(res.headers.allow, allow, `${method} ${url}`)
+      t.equal(res.body, `405: ${method} is not allowed on ${url} (allowed: ${allow}).`)
+    }
+    const options = await app.inject({ method: 'OPTIONS', url: '/contact' })
+    t.equal(options.statusCode, 204)
+    t.equal(options.headers.allow, 'GET, HEAD, POST')
+    const missing = await app.inject({ method: 'PUT', url: '/nope' })
+    t.equal(missing.statusCode, 404)
+    t.equal(missing.body, '404: There is no page at /nope.')
+    t.equal((await app.inject({ method: 'PUT', url: '/api/health' })).headers['content-type'], 'application/json; charset=utf-8', '/api keeps its own answers')
+  })
 })
 
 t.test('page data', async (t) => {
