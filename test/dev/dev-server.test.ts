@@ -87,6 +87,13 @@ t.test('pages: server-rendered like production, then Fast Refresh', async (t) =>
 
     const { body } = await get(dev, '/items/7')
     t.ok(/<h1>Item list 7(<!-- -->)? \(edited\)<\/h1>/.test(body), 'the next server render has the edit too')
+
+    // A stylesheet edit is applied in place too: Vite's <style> carries the CSP nonce.
+    dev.edit('client/styles.css', (text) => `${text}\n.counter { color: rgb(1, 2, 3); }\n`)
+    await page.waitForFunction(() => getComputedStyle(document.querySelector('button.counter')!).color === 'rgb(1, 2, 3)')
+    t.equal(await counter.textContent(), 'Clicked 3 times', 'still no reload')
+    t.same(documentRequests, [`${dev.origin}/items/7`])
+    t.same(errors, [], 'no CSP violation')
   })
 })
 
