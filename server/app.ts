@@ -26,8 +26,11 @@ import { ASSETS_PREFIX } from '../shared/constants.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Process-wide state the readiness probe reports. */
-    lifecycle: { draining: boolean }
+    /**
+     * Shutdown state: `draining` once a stop signal came (readiness says 503),
+     * `closing` once the instance stopped accepting connections.
+     */
+    lifecycle: { draining: boolean; closing: boolean }
   }
 }
 
@@ -84,13 +87,22 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     keepAliveTimeout: 72_000,
     // A client gets this long to send a whole request, then the connection is cut.
     requestTimeout: 120_000,
+    // A request that reaches us after close() began (on a connection opened just before)
+    // is served, with `Connection: close`, not refused with 503: a proxy may not retry
+    // a refused form post elsewhere.
+    return503OnClosing: false,
   })
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
   app.server.headersTimeout = 75_000
   app.addHook('onRequest', async function tagResponseWithRequestId(request, reply) {
     reply.header(REQUEST_ID_HEADER, request.id)
   })
-  app.decorate('lifecycle', { draining: false })
+  app.decorate('lifecycle', { draining: false, closing: false })
+  // Once the instance has stopped accepting, every answer closes its connection, so
+  // the connections a proxy still holds end after their request (server/main.ts).
+  app.addHook('onRequest', async function closeConnectionWhileStopping(_request, reply) {
+    if (app.lifecycle.closing) reply.header('connection', 'close')
+  })
   const errorReporter = options.errorReporter ?? noopReporter
   app.decorate('errorReporter', errorReporter)
 

@@ -3,10 +3,12 @@
  *
  * On SIGTERM or SIGINT: /api/ready answers 503 at once while everything else is still
  * served for SHUTDOWN_DELAY_MS (the balancer's health check notices and stops sending
- * new requests), then the server stops accepting and lets in-flight requests finish,
- * for at most SHUTDOWN_GRACE_MS; monitoring is flushed; exit 0. A second signal, or a
- * drain that outlasts the grace period, exits at once with 1.
+ * new requests), then the server stops accepting and lets in-flight requests finish
+ * and open connections end (stopAccepting), for at most SHUTDOWN_GRACE_MS; monitoring
+ * is flushed; exit 0. A second signal, or a drain that outlasts the grace period,
+ * exits at once with 1.
  */
+import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildApp } from './app.js'
 import { ConfigError, loadConfig, type AppConfig } from './config.js'
@@ -26,6 +28,33 @@ const errorReporter = config.monitoring.dsn
   : undefined
 const app = buildApp(config, { errorReporter })
 
+/**
+ * How long a stopping instance waits for the connections it holds to end by themselves,
+ * before it closes the idle ones: longer than a proxy's idle timeout for its upstream
+ * connections (nginx's `keepalive_timeout 4s` in docs/deploy.md).
+ */
+const IDLE_WAIT_MS = 5_000
+
+/**
+ * Stops accepting connections, then waits until the open ones are done, without
+ * closing one under a request. Node's own `close()` drops every connection that has no
+ * request in progress, at once: a proxy that has just sent a request on one sees a
+ * reset, and may not retry it elsewhere if it is a form post. So the listener closes
+ * alone (net.Server's close, without http's idle sweep); every answer from now on
+ * closes its connection (app.ts); idle connections end when the proxy drops them
+ * (its idle timeout) or after IDLE_WAIT_MS. New connections are refused, which a proxy
+ * retries on another instance, form posts included.
+ */
+async function stopAccepting(): Promise<void> {
+  const closed = new Promise<void>((resolve) => app.server.once('close', () => resolve()))
+  app.lifecycle.closing = true
+  net.Server.prototype.close.call(app.server)
+  const idleWait = Math.min(IDLE_WAIT_MS, config.shutdownGraceMs / 2)
+  const stillOpen = await Promise.race([closed.then(() => false), sleep(idleWait).then(() => true)])
+  if (stillOpen) app.server.closeIdleConnections()
+  await closed
+}
+
 let stopping = false
 async function shutDown(signal: NodeJS.Signals) {
   if (stopping) {
@@ -41,7 +70,8 @@ async function shutDown(signal: NodeJS.Signals) {
     process.exit(1)
   }, config.shutdownGraceMs)
   try {
-    await app.close() // stops accepting, closes idle keep-alive connections, waits for in-flight requests
+    await stopAccepting()
+    await app.close() // runs the close hooks; the connections are already gone
     await app.errorReporter.flush(Math.min(2_000, config.shutdownGraceMs))
     clearTimeout(deadline)
     app.log.info('stopped')

@@ -38,6 +38,7 @@ http {
   upstream app {
 ${servers}
     keepalive 32;
+    keepalive_timeout 4s;
   }
   server {
     listen 127.0.0.1:${port};
@@ -45,10 +46,10 @@ ${servers}
       proxy_pass http://app;
       proxy_http_version 1.1;
       proxy_set_header Connection "";
-      proxy_set_header Host $host;
+      proxy_set_header Host $http_host;
       proxy_set_header X-Forwarded-For $remote_addr;
       proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header X-Forwarded-Host $host;
+      proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Request-Id $request_id;
       proxy_buffering off;
       proxy_next_upstream error timeout http_502 http_503 http_504;

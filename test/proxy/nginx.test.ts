@@ -32,19 +32,45 @@ async function stop(server: ServerProcess): Promise<number | null> {
   return code as number | null
 }
 
-/** GET through nginx from a chosen loopback address, like a client on another machine. */
-function get(origin: string, path: string, options: { localAddress?: string; headers?: Record<string, string>; agent?: Agent } = {}) {
+interface RequestOptions {
+  readonly localAddress?: string
+  readonly headers?: Record<string, string>
+  readonly agent?: Agent
+  readonly method?: string
+  readonly body?: string
+}
+
+/** A request through nginx (GET unless told), from a chosen loopback address, like a client on another machine. */
+function get(origin: string, path: string, options: RequestOptions = {}) {
   return new Promise<number>((resolve, reject) => {
     const url = new URL(path, origin)
     request(
-      { host: url.hostname, port: url.port, path: url.pathname + url.search, headers: options.headers, localAddress: options.localAddress, agent: options.agent },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        localAddress: options.localAddress,
+        agent: options.agent,
+      },
       (res) => {
         res.resume()
         res.on('end', () => resolve(res.statusCode ?? 0))
       },
     )
       .on('error', reject)
-      .end()
+      .end(options.body)
+  })
+}
+
+/** A valid message to /contact, as the form without JavaScript posts it: 303 on success. */
+function postContact(origin: string, agent: Agent) {
+  return get(origin, '/contact', {
+    agent,
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+    body: '_action=send&name=Ada&email=ada%40example.com&message=Hello',
   })
 }
 
@@ -77,6 +103,22 @@ t.test('a rolling restart under steady load loses no request', async (t) => {
       }
     }
   })
+  // Form posts too: nginx may not retry them on another instance once sent, so none
+  // may be cut off by an instance that is stopping.
+  let posted = 0
+  workers.push(
+    (async () => {
+      for (let i = 0; running && i < 1_000_000; i++) {
+        posted++
+        try {
+          const status = await postContact(origin, agent)
+          if (status !== 303) failures.push(`POST /contact: ${status}`)
+        } catch (error) {
+          failures.push(`POST /contact: ${(error as Error).message}`)
+        }
+      }
+    })(),
+  )
 
   const countBefore = async (n: number) => {
     const target = sent + n
@@ -100,8 +142,9 @@ t.test('a rolling restart under steady load loses no request', async (t) => {
   running = false
   await Promise.all(workers)
 
-  console.log(`# rolling restart: ${sent} requests sent through nginx, ${failures.length} failed`)
+  console.log(`# rolling restart: ${sent} GETs and ${posted} form posts through nginx, ${failures.length} failed`)
   t.ok(sent >= 600, `${sent} requests sent`)
+  t.ok(posted >= 50, `${posted} form posts sent`)
   t.same(failures, [], 'no request failed')
 })
 
