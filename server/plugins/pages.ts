@@ -3,7 +3,9 @@
  * answers the same page as JSON for client navigation. Both resolve the page the same
  * way (resolve-page.ts), so a URL has one status and one outcome whichever way it is
  * asked for. Everything not claimed by a more specific prefix (/api, /assets) lands
- * here, so an unknown path gets the not-found page.
+ * here, so an unknown path gets the not-found page. PUT, DELETE, PATCH on a page: 405
+ * with Allow (POST is server/plugins/actions.ts). Static routes are served from memory
+ * after their first answer (static-pages.ts), except in development.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
