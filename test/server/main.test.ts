@@ -40,6 +40,16 @@ t.test('the built server serves the example screens, then stops on SIGTERM with 
   t.equal(code, 0)
 })
 
+t.test('production never loads Vite or its plugins (development only)', async (t) => {
+  const forbid = path.join(import.meta.dirname, '../fixtures/forbid-dev-modules.mjs')
+  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '0', NODE_OPTIONS: `--import=${forbid}` })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  const origin = await listeningOrigin(server)
+  for (const url of ['/items/7', '/contact', '/nope']) await fetch(origin + url)
+  t.equal((await fetch(origin + '/items/7')).status, 200)
+  t.notMatch(server.output(), 'development-only module')
+})
+
 t.test('SIGTERM: readiness 503 at once, pages still served during the delay, then a clean exit', async (t) => {
   const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '1500' })
   t.teardown(() => void server.child.kill('SIGKILL'))
