@@ -8,20 +8,13 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pretty from 'pino-pretty'
 import { buildApp } from '../server/app.js'
-import { ConfigError, loadConfig, type AppConfig } from '../server/config.js'
+import { listenOrExit, loadConfigOrExit } from '../server/process.js'
 import { prepareDevelopment } from '../server/development/index.js'
 import { router } from '../shared/routes.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-let config: AppConfig
-try {
-  config = loadConfig()
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error
-  console.error(`Configuration error: ${error.message}`)
-  process.exit(1)
-}
+const config = loadConfigOrExit()
 
 const development = await prepareDevelopment(root, Object.keys(router.routes))
 const logStream = pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' })
@@ -36,12 +29,7 @@ async function stop() {
 process.once('SIGTERM', stop)
 process.once('SIGINT', stop)
 
-try {
-  await app.listen({ host: config.host, port: config.port })
-} catch (error) {
-  app.log.error({ err: error }, 'could not start')
-  process.exit(1)
-}
+await listenOrExit(app, config)
 const address = app.server.address()
 const port = typeof address === 'object' && address ? address.port : config.port
 // scripts/dev.ts and the tests read this line.

@@ -11,16 +11,9 @@
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildApp } from './app.js'
-import { ConfigError, loadConfig, type AppConfig } from './config.js'
+import { listenOrExit, loadConfigOrExit } from './process.js'
 
-let config: AppConfig
-try {
-  config = loadConfig()
-} catch (error) {
-  if (!(error instanceof ConfigError)) throw error
-  console.error(`Configuration error: ${error.message}`)
-  process.exit(1)
-}
+const config = loadConfigOrExit()
 
 // @sentry/node is loaded only when there is somewhere to report to.
 const errorReporter = config.monitoring.dsn
@@ -84,9 +77,4 @@ async function shutDown(signal: NodeJS.Signals) {
 process.on('SIGTERM', shutDown)
 process.on('SIGINT', shutDown)
 
-try {
-  await app.listen({ host: config.host, port: config.port })
-} catch (error) {
-  app.log.error({ err: error }, 'could not start')
-  process.exit(1)
-}
+await listenOrExit(app, config)

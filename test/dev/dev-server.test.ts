@@ -125,8 +125,9 @@ t.test('server code: edits restart the server; failures show the real error in d
     t.match(await overlay.locator('.stack').textContent(), /server\/pages\/items\.ts/, 'the stack points into the loader')
     t.equal(await page.locator('h1').first().textContent(), SERVER_ERROR_TEXT, 'the page itself is the production error page')
     t.match(await page.locator('.digest').textContent(), /^Digest: \w+/)
-    await dev.waitForOutput(/loader exploded on purpose[^]*at .*server\/pages\/items\.ts/, from)
-    t.pass('the terminal has the message and the stack')
+    const terminal = /loader exploded on purpose[^]*\n\s+at .*server\/pages\/items\.ts:\d+/
+    await dev.waitForOutput(terminal, from)
+    t.match(dev.output().slice(from), terminal, 'the terminal has the message and the stack')
     t.same(errors, [])
   })
 
