@@ -59,7 +59,7 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
     if (mayCache(opts, payload) && !isStreamed(definition, payload)) {
       const template = await renderStaticTemplate(reply, opts, payload, target)
       if (template === undefined) return reply // rendering failed: the 500 page went out
-      const page: StaticPage = { payload, template, etag: etagFor('html', payload) }
+      const page: StaticPage = { template, etag: etagFor('html', payload) }
       staticPages.set(key, page)
       rememberData(key, payload) // the client's next navigation here needs no loader run either
       return sendStaticPage(request, reply, page)

@@ -7,7 +7,6 @@
  * used entry goes first.
  */
 import { randomBytes } from 'node:crypto'
-import type { ScreenPayload } from '../../shared/page-payload.js'
 
 /** Stands for the nonce in a cached document; random per process, so no page can contain it by chance. */
 export const NONCE_PLACEHOLDER = `nonce-placeholder-${randomBytes(12).toString('hex')}`
@@ -15,7 +14,6 @@ export const NONCE_PLACEHOLDER = `nonce-placeholder-${randomBytes(12).toString('
 const MAX_ENTRIES = 500
 
 export interface StaticPage {
-  readonly payload: ScreenPayload
   /** The whole document, with NONCE_PLACEHOLDER where the nonce goes. */
   readonly template: string
   readonly etag: string
