@@ -94,13 +94,12 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   })
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
   app.server.headersTimeout = 75_000
-  app.addHook('onRequest', async function tagResponseWithRequestId(request, reply) {
-    reply.header(REQUEST_ID_HEADER, request.id)
-  })
   app.decorate('lifecycle', { draining: false, closing: false })
-  // Once the instance has stopped accepting, every answer closes its connection, so
-  // the connections a proxy still holds end after their request (server/main.ts).
-  app.addHook('onRequest', async function closeConnectionWhileStopping(_request, reply) {
+  // One hook on every request, for the headers every answer carries: the request id,
+  // and, once the instance has stopped accepting, `Connection: close`, so the
+  // connections a proxy still holds end after their request (server/main.ts).
+  app.addHook('onRequest', async function tagResponse(request, reply) {
+    reply.header(REQUEST_ID_HEADER, request.id)
     if (app.lifecycle.closing) reply.header('connection', 'close')
   })
   const errorReporter = options.errorReporter ?? noopReporter

@@ -14,7 +14,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
 import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
-import type { ActionsDecl } from '../../shared/route-table.js'
+import type { ActionsDecl, AnyRoute } from '../../shared/route-table.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import { errorBody } from './api.js'
 import type { ActionHandler } from '../page-definition.js'
@@ -31,6 +31,11 @@ export interface ActionsPluginOptions extends DocumentContext {
 }
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
+
+/** The methods a page answers (its `Allow` header): POST only when it declares actions. */
+export function allowedMethods(route: AnyRoute): string {
+  return Object.keys(route.actions ?? {}).length > 0 ? 'GET, HEAD, POST' : 'GET, HEAD'
+}
 
 function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json')
@@ -106,7 +111,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       const declared: ActionsDecl = match.route.actions ?? {}
       const handlers = (definition.serverPages[match.id]!.actions ?? {}) as Record<string, ActionHandler<any, string>>
       if (Object.keys(declared).length === 0) {
-        reply.header('allow', 'GET, HEAD')
+        reply.header('allow', allowedMethods(match.route))
         return sendProblem(request, reply, 405, 'APP_ERR_METHOD_NOT_ALLOWED', `The page ${pathname} has no actions to post to.`)
       }
       const name = request.body.get(ACTION_FIELD)

@@ -10,6 +10,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
 import { resolvePage, splitTarget } from '../render/resolve-page.js'
+import { allowedMethods } from './actions.js'
 import { etagFor, isNotModified, STATIC_CACHE_CONTROL } from '../render/conditional.js'
 import { cachePolicy, isStreamed, mayCache, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
 import type { ScreenPayload } from '../../shared/page-payload.js'
@@ -96,7 +97,7 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
       const match = opts.view().definition.router.match(pathname)
       reply.header('cache-control', 'private, no-store').type('text/plain; charset=utf-8')
       if (!match) return reply.code(404).send(`404: There is no page at ${pathname}.`)
-      const allow = Object.keys(match.route.actions ?? {}).length > 0 ? 'GET, HEAD, POST' : 'GET, HEAD'
+      const allow = allowedMethods(match.route)
       reply.header('allow', allow)
       if (request.method === 'OPTIONS') return reply.code(204).send()
       return reply.code(405).send(`405: ${request.method} is not allowed on ${pathname} (allowed: ${allow}).`)
