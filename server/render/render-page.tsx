@@ -28,15 +28,16 @@ export interface StreamPageOptions {
   readonly pathname: string
   readonly search: string
   readonly nonce: string
-  /** Development only: the nonce of the `<style>` tags Vite inserts. */
-  readonly styleNonce?: string
   /** Headers that depend on the page (cache policy), set only if the shell renders. */
   readonly headers: Readonly<Record<string, string>>
   /** A render still running after this long is aborted. */
   readonly timeoutMs: number
   readonly monitoring?: BrowserMonitoringConfig
-  /** `npm run dev`: a failed render's 500 page opens the error overlay with the real error. */
-  readonly development?: boolean
+  /**
+   * `npm run dev` only: the nonce of the `<style>` tags Vite inserts; a failed render's
+   * 500 page then opens the error overlay with the real error.
+   */
+  readonly development?: { readonly styleNonce: string }
 }
 
 /** The document head of a page, with everything the browser needs before React's HTML. */
@@ -45,7 +46,7 @@ function headOf(options: StreamPageOptions): string {
   return renderDocumentHead(options.manifest, {
     title: titleOf(options.page),
     nonce: options.nonce,
-    ...(options.styleNonce ? { styleNonce: options.styleNonce } : {}),
+    ...(options.development ? { styleNonce: options.development.styleNonce } : {}),
     payload,
     routeId: payload.kind === 'page' ? payload.routeId : undefined,
     ...(options.monitoring ? { monitoring: options.monitoring } : {}),
@@ -54,7 +55,7 @@ function headOf(options: StreamPageOptions): string {
 
 function sendShellError(reply: FastifyReply, options: StreamPageOptions, error: unknown): void {
   const overlay = options.development
-    ? { error: devErrorOf(error), nonce: options.nonce, styleNonce: options.styleNonce ?? '' }
+    ? { error: devErrorOf(error), nonce: options.nonce, styleNonce: options.development.styleNonce }
     : undefined
   reply
     .code(500)

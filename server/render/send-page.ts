@@ -52,6 +52,7 @@ async function optionsFor(
   payload: ScreenPayload,
   target: { readonly pathname: string; readonly search: string },
   nonce: string,
+  styleNonce: string,
 ): Promise<StreamPageOptions> {
   let page: ReadyPage = { payload }
   if (payload.kind === 'page') {
@@ -66,7 +67,7 @@ async function optionsFor(
     nonce,
     headers: { 'cache-control': cachePolicy(context, payload) },
     timeoutMs: context.renderTimeoutMs,
-    development: context.development,
+    ...(context.development ? { development: { styleNonce } } : {}),
     ...(context.monitoring ? { monitoring: context.monitoring } : {}),
   }
 }
@@ -82,7 +83,7 @@ export async function renderStaticTemplate(
   target: { readonly pathname: string; readonly search: string },
 ): Promise<string | undefined> {
   const view = context.view()
-  return view.renderer.renderDocument(reply, await optionsFor(context, view, payload, target, NONCE_PLACEHOLDER))
+  return view.renderer.renderDocument(reply, await optionsFor(context, view, payload, target, NONCE_PLACEHOLDER, NONCE_PLACEHOLDER))
 }
 
 export async function sendPageDocument(
@@ -92,10 +93,7 @@ export async function sendPageDocument(
   target: { readonly pathname: string; readonly search: string },
 ): Promise<FastifyReply> {
   const view = context.view()
-  const options = {
-    ...(await optionsFor(context, view, payload, target, reply.cspNonce.script)),
-    ...(context.development ? { styleNonce: reply.cspNonce.style } : {}),
-  }
+  const options = await optionsFor(context, view, payload, target, reply.cspNonce.script, reply.cspNonce.style)
   if (isStreamed(view.definition, payload)) await view.renderer.streamPage(reply, options)
   else view.renderer.sendRenderedPage(reply, options)
   return reply
