@@ -10,6 +10,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import path from 'node:path'
 import { projectRoot } from './build.js'
 import { freePort } from './nginx.js'
+import { waitForOutput } from './server-process.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
@@ -41,16 +42,9 @@ export async function startDevServer(t: Test, env: Record<string, string> = {}):
     detached: true,
   })
   let output = ''
-  const listeners = new Set<() => void>()
-  const onData = (chunk: Buffer) => {
-    output += chunk
-    for (const listener of listeners) listener()
-  }
-  child.stdout!.on('data', onData)
-  child.stderr!.on('data', onData)
-  child.on('exit', () => {
-    for (const listener of listeners) listener()
-  })
+  child.stdout!.on('data', (chunk) => (output += chunk))
+  child.stderr!.on('data', (chunk) => (output += chunk))
+  const printing = { child, output: () => output }
 
   t.teardown(async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -71,21 +65,8 @@ export async function startDevServer(t: Test, env: Record<string, string> = {}):
     origin: `http://127.0.0.1:${port}`,
     dir,
     output: () => output,
-    waitForOutput(pattern, from = 0, timeoutMs = 60_000) {
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(output.slice(from))) return done(resolve)
-          if (child.exitCode !== null) return done(() => reject(new Error(`npm run dev exited:\n${output}`)))
-        }
-        const timer = setTimeout(() => done(() => reject(new Error(`no ${pattern} in the output:\n${output}`))), timeoutMs)
-        const done = (finish: () => void) => {
-          clearTimeout(timer)
-          listeners.delete(check)
-          finish()
-        }
-        listeners.add(check)
-        check()
-      })
+    async waitForOutput(pattern, from = 0, timeoutMs = 60_000) {
+      await waitForOutput(printing, pattern, { from, timeoutMs })
     },
     edit(file, edit) {
       const target = path.join(dir, file)

@@ -12,10 +12,14 @@ import { projectRoot } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
-export interface ServerProcess {
+/** Something that prints: a child process and everything it printed so far. */
+export interface PrintingProcess {
   readonly child: ChildProcess
-  /** Everything it printed so far (JSON log lines, or a configuration error). */
   output(): string
+}
+
+/** The built server; its output is JSON log lines, or a configuration error. */
+export interface ServerProcess extends PrintingProcess {
   /** The JSON log lines so far. */
   logLines(): Array<Record<string, any>>
 }
@@ -55,24 +59,43 @@ export function startServer(dist: string, env: Record<string, string>): ServerPr
   }
 }
 
+/**
+ * Resolves with the first match of `pattern` in what the process printed (from offset
+ * `from` on), as soon as it appears; rejects if the process exits first, or after
+ * `timeoutMs`, with the output in the message.
+ */
+export function waitForOutput(
+  process: PrintingProcess,
+  pattern: RegExp,
+  { from = 0, timeoutMs = 15_000 }: { from?: number; timeoutMs?: number } = {},
+): Promise<RegExpExecArray> {
+  const { child } = process
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const found = pattern.exec(process.output().slice(from))
+      if (found) return finish(() => resolve(found))
+      if (child.exitCode !== null || child.signalCode !== null) {
+        finish(() => reject(new Error(`the process exited before printing ${pattern}:\n${process.output()}`)))
+      }
+    }
+    const timer = setTimeout(() => finish(() => reject(new Error(`no ${pattern} in the output:\n${process.output()}`))), timeoutMs)
+    const finish = (settle: () => void) => {
+      clearTimeout(timer)
+      child.stdout!.off('data', check)
+      child.stderr!.off('data', check)
+      child.off('exit', check)
+      settle()
+    }
+    // After the process's own listeners, which append the chunk to its output.
+    child.stdout!.on('data', check)
+    child.stderr!.on('data', check)
+    child.on('exit', check)
+    check()
+  })
+}
+
 /** Waits until the server logs the address it listens on; returns its origin. */
 export async function listeningOrigin(server: ServerProcess, timeoutMs = 15_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
-    const found = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(server.output())
-    if (found) return found[1]!
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`)
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        server.child.stdout!.off('data', wake)
-        server.child.stderr!.off('data', wake)
-        server.child.off('exit', wake)
-        resolve()
-      }
-      server.child.stdout!.on('data', wake)
-      server.child.stderr!.on('data', wake)
-      server.child.on('exit', wake)
-    })
-  }
-  throw new Error(`server did not start:\n${server.output()}`)
+  const [, origin] = await waitForOutput(server, /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/, { timeoutMs })
+  return origin!
 }
