@@ -3,7 +3,6 @@
  * in a span and reported errors untagged), with no tracing at a traces rate of 0, and
  * with the tunnel's own traffic kept out of its HTTP instrumentation.
  */
-import * as Sentry from '@sentry/node'
 import t from 'tap'
 import { sentryNodeOptions } from '../../../server/monitoring/sentry-options.js'
 import type { MonitoringConfig } from '../../../server/config.js'
@@ -23,7 +22,7 @@ const monitoring = (overrides: Partial<MonitoringConfig> = {}) => ({
 t.test('the integrations: the defaults without Fastify, and one Http integration of ours', async (t) => {
   const { integrations } = sentryNodeOptions(monitoring({ tracesSampleRate: 0.5 }))
   if (typeof integrations !== 'function') throw new Error('integrations is a function of the defaults')
-  const defaults = [{ name: 'Fastify' }, { name: 'Http' }, { name: 'OnUncaughtException' }] as Sentry.Integration[]
+  const defaults = [{ name: 'Fastify' }, { name: 'Http' }, { name: 'OnUncaughtException' }] as Parameters<typeof integrations>[0]
   const names = integrations(defaults).map((integration) => integration.name)
   t.notOk(names.includes('Fastify'), 'no Fastify instrumentation')
   t.equal(names.filter((name) => name === 'Http').length, 1, 'one Http integration')
