@@ -10,6 +10,9 @@ import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
 import type { BuildManifest } from '../shared/build-manifest.js'
 import { readManifest } from './manifest.js'
+import { hostPolicy } from './allowed-hosts.js'
+import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type Refusals } from './http-errors.js'
+import { ErrorCode } from '../shared/errors.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
@@ -31,12 +34,15 @@ declare module 'fastify' {
      * `closing` once the instance stopped accepting connections.
      */
     lifecycle: { draining: boolean; closing: boolean }
+    /** Answers a refusal in the form of the request's surface (server/http-errors.ts). */
+    refusals: Refusals
   }
 }
-
-const REQUEST_ID_HEADER = 'x-request-id'
 /** What an incoming request id may look like: no spaces, nothing to break a log line. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
+
+/** Readiness and liveness probes: answered whatever Host they name (a Kubernetes probe names the pod's address). */
+const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/ready'])
 
 /** Longer than any sane render: a render still running then is stuck. */
 const DEFAULT_RENDER_TIMEOUT_MS = 10_000
@@ -71,6 +77,8 @@ export interface DevelopmentMode {
 export function buildApp(config: AppConfig, options: BuildAppOptions = {}): FastifyInstance {
   const { development } = options
   const manifest = development?.manifest ?? readManifest(config.clientDir)
+  const refusals = createRefusals({ buildId: manifest.buildId, stylesheets: manifest.css })
+  const hosts = hostPolicy(config.host, config.allowedHosts)
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
     // Fastify takes a hop count too, though its types leave numbers out.
@@ -91,22 +99,61 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     // is served, with `Connection: close`, not refused with 503: a proxy may not retry
     // a refused form post elsewhere.
     return503OnClosing: false,
+    // Node would answer an HTTP/1.1 request without Host with a bare 400 of its own;
+    // admitRequest below refuses it the app's way.
+    http: { requireHostHeader: false },
+    // What Fastify refuses before routing (a malformed URL) and what Node's parser
+    // refuses before Fastify sees a request (431, a broken request line) are answered
+    // like every other refusal: the surface's own form, security headers, a request id.
+    frameworkErrors: function refuseBeforeRouting(error, request, reply) {
+      request.log.info({ code: error.code }, 'request refused before routing')
+      return refusals.send(request, reply, refusalOf(error), { hooksRan: false })
+    },
+    clientErrorHandler: function refuseUnparsedRequest(error, socket) {
+      const refusal = clientErrorRefusal(error)
+      if (!refusal || socket.destroyed) return void socket.destroy()
+      app.log.info({ code: error.code, status: refusal.status }, 'request refused by the HTTP parser')
+      // Node's parser hands over the bytes it read (its types say otherwise).
+      const raw: unknown = error.rawPacket
+      refusals.writeToSocket(socket, Buffer.isBuffer(raw) ? raw : undefined, refusal)
+    },
   })
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
   app.server.headersTimeout = 75_000
   app.decorate('lifecycle', { draining: false, closing: false })
-  // One hook on every request, for the headers every answer carries: the request id,
-  // and, once the instance has stopped accepting, `Connection: close`, so the
-  // connections a proxy still holds end after their request (server/main.ts).
-  app.addHook('onRequest', async function tagResponse(request, reply) {
+  app.decorate('refusals', refusals)
+  if (hosts.warning) app.log.warn(hosts.warning)
+  // One hook on every request, for what every answer carries and what every request
+  // must pass before anything else looks at it: the request id; once the instance has
+  // stopped accepting, `Connection: close`, so the connections a proxy still holds end
+  // after their request (server/main.ts); one Host, and one this server answers.
+  app.addHook('onRequest', async function admitRequest(request, reply) {
     reply.header(REQUEST_ID_HEADER, request.id)
     if (app.lifecycle.closing) reply.header('connection', 'close')
+    if (hasDuplicateHost(request.raw.rawHeaders)) {
+      return refusals.send(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has more than one Host header.' })
+    }
+    if (request.raw.headers.host === undefined && request.raw.httpVersion !== '1.0') {
+      return refusals.send(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has no Host header.' })
+    }
+    const verdict = hosts.check(request.raw.headers.host === undefined ? undefined : request.host)
+    if (verdict === 'malformed') {
+      return refusals.send(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The Host header is not a host name.' })
+    }
+    if (verdict === 'refused' && !PROBE_PATHS.has(request.url)) {
+      request.log.warn({ host: request.host }, 'request for a host this server does not answer refused')
+      return refusals.send(request, reply, {
+        status: 421,
+        code: ErrorCode.MISDIRECTED,
+        message: 'This server does not answer for the host name in the request (see ALLOWED_HOSTS).',
+      })
+    }
   })
   const errorReporter = options.errorReporter ?? noopReporter
   app.decorate('errorReporter', errorReporter)
 
   if (development) app.register(development.plugin)
-  app.register(errorsPlugin)
+  app.register(errorsPlugin, { buildId: manifest.buildId })
   app.register(securityPlugin)
   app.register(tunnelPlugin, {
     prefix: TUNNEL_PATH,
@@ -146,4 +193,17 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
 
 function constant<T>(value: T): () => T {
   return () => value
+}
+
+/** True when the request carries Host more than once (Node keeps only the first). */
+function hasDuplicateHost(rawHeaders: readonly string[]): boolean {
+  let seen = false
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      if (seen) return true
+      seen = true
+    }
+  }
+  return false
 }

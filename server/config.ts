@@ -6,6 +6,8 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import proxyAddr from '@fastify/proxy-addr'
+import { parseHostPattern, type HostPattern } from './allowed-hosts.js'
 import { parseDsn, type ParsedDsn } from '../shared/monitoring.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
@@ -19,6 +21,12 @@ export interface AppConfig {
   readonly trustProxy: TrustProxy
   /** Origins besides this site's own whose pages may post forms here: `https://a.example`. */
   readonly allowedOrigins: readonly string[]
+  /**
+   * ALLOWED_HOSTS: the host names (as the client reached us, through a trusted proxy)
+   * this server answers; undefined when unset (server/allowed-hosts.ts then decides
+   * from HOST).
+   */
+  readonly allowedHosts: readonly HostPattern[] | undefined
   /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
   readonly clientDir: string
   readonly monitoring: MonitoringConfig
@@ -54,8 +62,6 @@ export class ConfigError extends Error {
 type Env = Readonly<Record<string, string | undefined>>
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
-const IPV4_OR_CIDR = /^(\d{1,3})(\.\d{1,3}){3}(\/\d{1,2})?$/
-const IPV6_OR_CIDR = /^[0-9a-fA-F:]+(\/\d{1,3})?$/
 
 function parseMilliseconds(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback
@@ -77,11 +83,16 @@ function parseTrustProxy(name: string, raw: string): TrustProxy {
   if (raw === 'true') return true
   if (/^\d+$/.test(raw)) return Number(raw)
   const entries = raw.split(',').map((entry) => entry.trim())
+  // The library Fastify hands the list to decides what is valid, so a value that
+  // passes here cannot fail later inside Fastify.
   for (const entry of entries) {
-    if (!IPV4_OR_CIDR.test(entry) && !(entry.includes(':') && IPV6_OR_CIDR.test(entry))) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
       throw new ConfigError(
         name,
-        `must be "true", "false", a hop count, or a comma-separated list of addresses/CIDRs; "${entry}" is none of these`,
+        `must be "true", "false", a hop count, or a comma-separated list of addresses, CIDRs or ` +
+          `the names loopback, linklocal, uniquelocal; "${entry}" is none of these`,
       )
     }
   }
@@ -103,6 +114,25 @@ function parseOrigins(name: string, raw: string): string[] {
       }
       return url.origin
     })
+}
+
+function parseHosts(name: string, raw: string): HostPattern[] {
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  if (entries.length === 0) throw new ConfigError(name, 'must name at least one host, like app.example.com')
+  return entries.map((entry) => {
+    const pattern = parseHostPattern(entry)
+    if (!pattern) {
+      throw new ConfigError(
+        name,
+        `must be a comma-separated list of host names, each with an optional port (app.example.com, ` +
+          `.example.com for its subdomains too, localhost:3000, [::1], or * for any); "${entry}" is not one`,
+      )
+    }
+    return pattern
+  })
 }
 
 function parseDsnVariable(name: string, raw: string): ParsedDsn {
@@ -161,6 +191,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel,
     trustProxy: env.TRUST_PROXY === undefined ? false : parseTrustProxy('TRUST_PROXY', env.TRUST_PROXY),
     allowedOrigins: env.ALLOWED_ORIGINS ? parseOrigins('ALLOWED_ORIGINS', env.ALLOWED_ORIGINS) : [],
+    allowedHosts: env.ALLOWED_HOSTS === undefined ? undefined : parseHosts('ALLOWED_HOSTS', env.ALLOWED_HOSTS),
     clientDir: env.CLIENT_DIR || defaultClientDir(),
     monitoring: parseMonitoring(env),
     shutdownDelayMs: parseMilliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 5_000),

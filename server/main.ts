@@ -13,7 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { buildApp } from './app.js'
 import { listenOrExit, loadConfigOrExit } from './process.js'
 
-const config = loadConfigOrExit()
+const config = loadConfigOrExit({ clientBuild: true })
 
 // @sentry/node is loaded only when there is somewhere to report to.
 const errorReporter = config.monitoring.dsn

@@ -15,8 +15,13 @@ export function readManifest(clientDir: string): BuildManifest {
   } catch {
     throw new ManifestError(`No client build at ${clientDir} (missing manifest.json): run "npm run build" first`)
   }
-  const manifest = JSON.parse(text) as BuildManifest
-  if (typeof manifest.buildId !== 'string' || !manifest.entry?.file) {
+  let manifest: BuildManifest
+  try {
+    manifest = JSON.parse(text) as BuildManifest
+  } catch {
+    throw new ManifestError(`${file} is not a build manifest (not JSON)`)
+  }
+  if (typeof manifest?.buildId !== 'string' || !manifest.entry?.file) {
     throw new ManifestError(`${file} is not a build manifest`)
   }
   return manifest

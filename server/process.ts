@@ -5,14 +5,30 @@
  */
 import type { FastifyInstance } from 'fastify'
 import { ConfigError, loadConfig, type AppConfig } from './config.js'
+import { ManifestError, readManifest } from './manifest.js'
 
-export function loadConfigOrExit(): AppConfig {
+/**
+ * The configuration, or exit 1 with one line naming the bad variable. `clientBuild`:
+ * the production server also needs the client build where CLIENT_DIR says.
+ */
+export function loadConfigOrExit({ clientBuild = false } = {}): AppConfig {
   try {
-    return loadConfig()
+    const config = loadConfig()
+    if (clientBuild) checkClientBuild(config.clientDir)
+    return config
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
     console.error(`Configuration error: ${error.message}`)
     process.exit(1)
+  }
+}
+
+function checkClientBuild(clientDir: string): void {
+  try {
+    readManifest(clientDir)
+  } catch (error) {
+    if (!(error instanceof ManifestError)) throw error
+    throw new ConfigError('CLIENT_DIR', `must be the client build's folder (run "npm run build"): ${error.message}`)
   }
 }
 

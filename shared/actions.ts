@@ -4,6 +4,8 @@
  * the state a page is rendered with after a failed submission.
  */
 
+import { isSameSitePath } from './errors.js'
+
 /** The hidden field that names the action a form posts to. */
 export const ACTION_FIELD = '_action'
 
@@ -21,8 +23,8 @@ export type ActionOutcome<Fields extends string> =
 
 /** The action succeeded. */
 export function actionSuccess(redirect?: string): { ok: true; redirect?: string } {
-  if (redirect !== undefined && (!redirect.startsWith('/') || redirect.startsWith('//'))) {
-    throw new TypeError(`An action redirects to a path on this site, got "${redirect}"`)
+  if (redirect !== undefined && !isSameSitePath(redirect)) {
+    throw new TypeError(`An action redirects to a path on this site, got ${JSON.stringify(redirect)}`)
   }
   return redirect === undefined ? { ok: true } : { ok: true, redirect }
 }

@@ -32,3 +32,6 @@ export const MONITORING_ELEMENT_ID = '__monitoring'
 
 /** The id of the element React renders into. */
 export const ROOT_ELEMENT_ID = 'root'
+
+/** The id of the `<main>` element that holds the page: the skip target, where focus goes after a navigation. */
+export const MAIN_ELEMENT_ID = 'main'

@@ -5,12 +5,35 @@
  * its message may be shown to the user; anything else is unexpected: a 500 with a digest.
  */
 
-/** Error codes from one registry. */
+/**
+ * Every error code an answer may carry, from one registry: the `code` of an `/api`
+ * error body and of a JSON refusal of a form post, and what the server logs.
+ */
 export const ErrorCode = {
   NOT_FOUND: 'APP_ERR_NOT_FOUND',
   REDIRECT: 'APP_ERR_REDIRECT',
   HTTP: 'APP_ERR_HTTP',
   INTERNAL: 'APP_ERR_INTERNAL',
+  /** The request target's percent-encoding is malformed. */
+  BAD_URL: 'APP_ERR_BAD_URL',
+  /** The request is malformed in a way the other codes do not name. */
+  BAD_REQUEST: 'APP_ERR_BAD_REQUEST',
+  /** The Host header is missing its value, malformed, or sent twice. */
+  BAD_HOST: 'APP_ERR_BAD_HOST',
+  /** The Host is not one this server answers (ALLOWED_HOSTS): 421. */
+  MISDIRECTED: 'APP_ERR_MISDIRECTED',
+  URI_TOO_LONG: 'APP_ERR_URI_TOO_LONG',
+  HEADERS_TOO_LARGE: 'APP_ERR_HEADERS_TOO_LARGE',
+  TIMEOUT: 'APP_ERR_TIMEOUT',
+  BODY_TOO_LARGE: 'APP_ERR_BODY_TOO_LARGE',
+  UNSUPPORTED_MEDIA_TYPE: 'APP_ERR_UNSUPPORTED_MEDIA_TYPE',
+  BAD_JSON: 'APP_ERR_BAD_JSON',
+  VALIDATION: 'APP_ERR_VALIDATION',
+  METHOD_NOT_ALLOWED: 'APP_ERR_METHOD_NOT_ALLOWED',
+  CROSS_ORIGIN: 'APP_ERR_CROSS_ORIGIN',
+  NO_ACTION: 'APP_ERR_NO_ACTION',
+  UNKNOWN_ACTION: 'APP_ERR_UNKNOWN_ACTION',
+  DRAINING: 'APP_ERR_DRAINING',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 
@@ -43,12 +66,12 @@ export function notFound(message = 'Not found'): NotFoundError {
 
 /**
  * Throw from a loader: the page answers `status` with `Location: to`. `to` must be a
- * same-site path (`/...`, not `//host`), so a loader fed user input cannot become an
- * open redirect.
+ * same-site path (`isSameSitePath`), so a loader fed user input cannot become an open
+ * redirect.
  */
 export function redirect(to: string, status: RedirectStatus = 302): RedirectError {
-  if (!to.startsWith('/') || to.startsWith('//') || to.startsWith('/\\')) {
-    throw new TypeError(`redirect() takes a path on this site, got "${to}"`)
+  if (!isSameSitePath(to)) {
+    throw new TypeError(`redirect() takes a path on this site, got ${JSON.stringify(to)}`)
   }
   if (!REDIRECT_STATUSES.has(status)) {
     throw new TypeError(`redirect() status must be one of 301, 302, 303, 307, 308, got ${status}`)
@@ -59,6 +82,15 @@ export function redirect(to: string, status: RedirectStatus = 302): RedirectErro
     status,
     location: to,
   })
+}
+
+/**
+ * True when `to` is a path on this site that no browser reads as another host: it
+ * starts with one `/`, holds no backslash (browsers read `/\host` as `//host`) and no
+ * control character (they drop tabs and newlines, so `/\t/host` is `//host` too).
+ */
+export function isSameSitePath(to: string): boolean {
+  return to.startsWith('/') && !to.startsWith('//') && !/[\\\x00-\x1f\x7f]/.test(to)
 }
 
 export function isNotFound(error: unknown): error is NotFoundError {

@@ -63,13 +63,7 @@ export type AnyPayload = PagePayload | NotFoundPayload | ErrorPayload | Redirect
 /** A payload that renders a screen (everything but a redirect). */
 export type ScreenPayload = Exclude<AnyPayload, RedirectPayload>
 
-/** The location key of the client's page cache and of SSR: pathname plus search. */
-export function locationKey(pathname: string, search: string): string {
-  if (!search || search === '?') return pathname
-  return search.startsWith('?') ? pathname + search : `${pathname}?${search}`
-}
-
-/** The page-data URL of a page: `/items/7?x=1` -> `/_data/items/7?x=1`. */
+/** The page-data URL of a page, from its location key (shared/location.ts): `/items/7?x=1` -> `/_data/items/7?x=1`. */
 export function dataUrl(pageKey: string): string {
   return DATA_PREFIX + pageKey
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react'
 import { Router } from 'wouter'
+import { MAIN_ELEMENT_ID } from '../../shared/constants.js'
 import { NavigationContext } from '../runtime/navigation-context.js'
 import type { NavigationEngine } from '../runtime/navigation-engine.js'
 import { PageSourceContext, type PageSource } from '../runtime/page-source.js'
@@ -28,7 +29,7 @@ export function AppRoot({ source, ssrPath, ssrSearch, navigation, onHydrated }: 
         <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={navigation?.aroundNav}>
           <NavigationProgress />
           <RootErrorBoundary>
-            <main id="main" tabIndex={-1}>
+            <main id={MAIN_ELEMENT_ID} tabIndex={-1}>
               <PageHost />
             </main>
           </RootErrorBoundary>

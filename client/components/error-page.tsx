@@ -1,12 +1,8 @@
 import { useEffect } from 'react'
+import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import type { ErrorPayload } from '../../shared/page-payload.js'
 import { showDevError } from '../runtime/dev-overlay.js'
 
-/** The exact words users and support staff look for (DESIGN §6). */
-export const SERVER_ERROR_TEXT =
-  'Application error: a server-side exception has occurred (see the server logs for more information).'
-export const CLIENT_ERROR_TEXT =
-  'Application error: a client-side exception has occurred (see the browser console for more information)'
 
 /**
  * A loader's failure. From 500 up: the fixed text and the digest that finds the log

@@ -14,6 +14,7 @@
 import { useContext, useId, useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
+import { locationKey, parseTarget } from '../../shared/location.js'
 import type { ActionFields, ActionName, AnyRoute } from '../../shared/route-table.js'
 import { ActionStateContext } from '../runtime/action-state.js'
 import { NavigationContext } from '../runtime/navigation-context.js'
@@ -90,8 +91,8 @@ export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _rout
 
   /** What the server changed may show anywhere: forget every cached page, then go on. */
   function afterSuccess(redirect: string, form: HTMLFormElement) {
-    const here = window.location.pathname + window.location.search
-    if (redirect === here) {
+    // The server answers with the canonical key when the action goes back to its page.
+    if (parseTarget(redirect)?.key === locationKey(window.location.pathname, window.location.search)) {
       form.reset()
       engine?.refresh()
     } else {

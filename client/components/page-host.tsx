@@ -1,6 +1,6 @@
 import { useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react'
-import { useLocation, useSearch } from 'wouter'
-import { locationKey } from '../../shared/page-payload.js'
+import { useRouter } from 'wouter'
+import { locationKey } from '../../shared/location.js'
 import { NavigationContext } from '../runtime/navigation-context.js'
 import { PageSourceContext, type ReadyPage } from '../runtime/page-source.js'
 import { titleOf } from '../runtime/page-title.js'
@@ -17,8 +17,7 @@ export function PageHost() {
   const source = useContext(PageSourceContext)
   const engine = useContext(NavigationContext)
   if (!source) throw new Error('PageHost needs a PageSourceContext provider')
-  const [pathname] = useLocation()
-  const key = locationKey(pathname, useSearch())
+  const key = useLocationKey()
   const read = () => source.read(key)
   const page = useSyncExternalStore(source.subscribe, read, read)
 
@@ -38,6 +37,20 @@ export function PageHost() {
   }, [shown, engine])
 
   return shown ? <PageView page={shown.page} /> : null
+}
+
+/**
+ * The key of the current location, from the router's raw location: wouter's own
+ * `useLocation` and `useSearch` decode it (`%25` becomes `%`), which loses what the
+ * key needs to tell `/100%25` from `/100%`. On the server the raw location is the
+ * canonical one the server rendered (`ssrPath`, `ssrSearch`); in the browser it is
+ * `location.pathname` and `location.search`; both give the same key.
+ */
+function useLocationKey(): string {
+  const router = useRouter()
+  const [pathname] = router.hook(router)
+  const search = router.searchHook(router)
+  return locationKey(pathname, search)
 }
 
 function PageView({ page }: { page: ReadyPage }) {

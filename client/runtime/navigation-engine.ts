@@ -15,8 +15,9 @@
  * to scroll, and the page host reads the location-keyed cache like any other time.
  */
 import type { AroundNavHandler, NavigateOptions } from 'wouter'
-import { ROUTE_LOAD_TIMEOUT_MS } from '../../shared/constants.js'
-import { locationKey, type ScreenPayload } from '../../shared/page-payload.js'
+import { MAIN_ELEMENT_ID, ROUTE_LOAD_TIMEOUT_MS } from '../../shared/constants.js'
+import { locationKey } from '../../shared/location.js'
+import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { LoadResult } from './load-page.js'
 import type { PageStore } from './page-store.js'
 import { PrefetchQueue } from './prefetch-queue.js'
@@ -155,7 +156,7 @@ export class NavigationEngine {
     this.#arrival = undefined
     if (arrival.kind === 'pop') window.scrollTo(0, arrival.scrollY)
     else scrollToHash(arrival.hash)
-    const main = document.getElementById('main')
+    const main = document.getElementById(MAIN_ELEMENT_ID)
     main?.focus({ preventScroll: true })
     this.#setState({ ...this.#state, announcement: title })
   }
@@ -231,10 +232,19 @@ function currentKey(): string {
 }
 
 function scrollToHash(hash: string): void {
-  const id = hash ? decodeURIComponent(hash.slice(1)) : ''
+  const id = hash ? decodeHash(hash.slice(1)) : ''
   const target = id ? document.getElementById(id) : null
   if (target) target.scrollIntoView()
   else window.scrollTo(0, 0)
+}
+
+/** A `#hash` as an element id; a malformed one as it came (no element has it, so the top). */
+function decodeHash(hash: string): string {
+  try {
+    return decodeURIComponent(hash)
+  } catch {
+    return hash
+  }
 }
 
 /** Data Saver on, or a 2G-class connection: no speculative requests. */

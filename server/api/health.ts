@@ -3,7 +3,8 @@
  * and readiness (it wants traffic: 503 once it is draining for shutdown).
  */
 import type { FastifyInstance } from 'fastify'
-import { API_ERROR_SCHEMA, sendApiError } from '../plugins/api.js'
+import { ErrorCode } from '../../shared/errors.js'
+import { API_ERROR_SCHEMA, errorBody, NO_STORE } from '../http-errors.js'
 
 export default async function healthRoutes(api: FastifyInstance) {
   api.get(
@@ -16,7 +17,7 @@ export default async function healthRoutes(api: FastifyInstance) {
       },
     },
     async function reportHealth(_request, reply) {
-      reply.header('cache-control', 'no-store')
+      reply.header('cache-control', NO_STORE)
       return { status: 'ok' as const }
     },
   )
@@ -33,9 +34,9 @@ export default async function healthRoutes(api: FastifyInstance) {
     },
     async function reportReadiness(request, reply) {
       if (api.lifecycle.draining) {
-        return sendApiError(reply, request, 503, 'APP_ERR_DRAINING', 'This instance is shutting down')
+        return reply.code(503).header('cache-control', NO_STORE).send(errorBody(request, ErrorCode.DRAINING, 'This instance is shutting down'))
       }
-      reply.header('cache-control', 'no-store')
+      reply.header('cache-control', NO_STORE)
       return { status: 'ready' as const }
     },
   )

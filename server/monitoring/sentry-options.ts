@@ -3,11 +3,11 @@
  */
 import * as Sentry from '@sentry/node'
 import { MAX_BREADCRUMBS } from '../../shared/constants.js'
+import { splitTarget } from '../../shared/location.js'
 import { ingestUrlFor, TUNNEL_PATH } from '../../shared/monitoring.js'
 import type { MonitoringConfig } from '../config.js'
 
 export function sentryNodeOptions(monitoring: MonitoringConfig & { dsn: NonNullable<MonitoringConfig['dsn']> }): Sentry.NodeOptions {
-  const tunnelTargets = new Set(monitoring.allowedDsns.map((dsn) => ingestUrlFor(dsn, monitoring.tunnelUpstream)))
   return {
     dsn: monitoring.dsn.dsn,
     environment: monitoring.environment,
@@ -24,10 +24,20 @@ export function sentryNodeOptions(monitoring: MonitoringConfig & { dsn: NonNulla
       // (With a traces rate, the defaults include it.) Http is configured below.
       ...defaults.filter((integration) => integration.name !== 'Fastify' && integration.name !== 'Http'),
       // The tunnel's own requests, in and out, are neither traced nor breadcrumbs.
-      Sentry.httpIntegration({
-        ignoreIncomingRequests: (url) => url.startsWith(TUNNEL_PATH),
-        ignoreOutgoingRequests: (url) => tunnelTargets.has(url),
-      }),
+      Sentry.httpIntegration(untracedTraffic(monitoring)),
     ],
+  }
+}
+
+/**
+ * What the HTTP instrumentation leaves alone: the tunnel's incoming requests (its path
+ * exactly: `/monitoring-dashboard` would be a page like any other) and its outgoing
+ * ones to the ingest URLs it forwards to.
+ */
+export function untracedTraffic(monitoring: MonitoringConfig) {
+  const tunnelTargets = new Set(monitoring.allowedDsns.map((dsn) => ingestUrlFor(dsn, monitoring.tunnelUpstream)))
+  return {
+    ignoreIncomingRequests: (url: string) => splitTarget(url).pathname === TUNNEL_PATH,
+    ignoreOutgoingRequests: (url: string) => tunnelTargets.has(url),
   }
 }

@@ -16,9 +16,10 @@ import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
 import type { ActionsDecl, AnyRoute } from '../../shared/route-table.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
-import { errorBody } from './api.js'
 import type { ActionHandler } from '../page-definition.js'
-import { devErrorOf, resolvePage, splitTarget } from '../render/resolve-page.js'
+import { devErrorOf, locationOfTarget, resolvePage } from '../render/resolve-page.js'
+import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, statusOf } from '../http-errors.js'
+import { ErrorCode } from '../../shared/errors.js'
 import { sendPageDocument, type DocumentContext } from '../render/send-page.js'
 import { crossOriginProblem } from '../same-origin.js'
 
@@ -56,14 +57,16 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     failure?: { readonly digest: string; readonly error: unknown },
   ) {
     const digest = failure?.digest
-    reply.header('cache-control', 'private, no-store')
+    reply.header('cache-control', NO_STORE)
     if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, digest))
+    const location = locationOfTarget(request.url)
+    if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
     const devError = development && failure ? { devError: devErrorOf(failure.error) } : {}
     const payload =
       status >= 500
         ? { kind: 'error' as const, status, digest, buildId, ...devError }
         : { kind: 'error' as const, status, message, buildId }
-    return sendPageDocument(reply, opts, payload, splitTarget(request.url))
+    return sendPageDocument(reply, opts, payload, location)
   }
 
   fastify.removeAllContentTypeParsers()
@@ -74,16 +77,18 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
   fastify.setErrorHandler(async function sendActionFailure(error: FastifyError, request, reply) {
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendProblem(request, reply, 413, 'APP_ERR_BODY_TOO_LARGE', `Forms may be at most ${ACTION_BODY_LIMIT} bytes.`)
+        return sendProblem(request, reply, 413, ErrorCode.BODY_TOO_LARGE, `Forms may be at most ${ACTION_BODY_LIMIT} bytes.`)
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return sendProblem(request, reply, 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE', `Forms must be sent as ${FORM_TYPE}.`)
+        return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Forms must be sent as ${FORM_TYPE}.`)
     }
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500
-    if (status < 500) return sendProblem(request, reply, status, error.code ?? 'APP_ERR_HTTP', error.message)
+    if (statusOf(error) < 500) {
+      const refusal = refusalOf(error)
+      return sendProblem(request, reply, refusal.status, refusal.code, refusal.message)
+    }
     const digest = digestOf(error)
     reportServerError(request, error, 'form post failed', { digest })
-    return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', { digest, error })
+    return sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
   })
 
   fastify.post(
@@ -95,73 +100,73 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
         const problem = crossOriginProblem(request, allowedOrigins)
         if (problem) {
           request.log.warn({ origin: request.headers.origin, referer: request.headers.referer }, 'cross-origin form post refused')
-          return sendProblem(request, reply, 403, 'APP_ERR_CROSS_ORIGIN', problem)
+          return sendProblem(request, reply, 403, ErrorCode.CROSS_ORIGIN, problem)
         }
       },
     },
     async function runAction(request: FastifyRequest, reply: FastifyReply) {
-      const target = splitTarget(request.url)
-      const { pathname, search } = target
+      const location = locationOfTarget(request.url)
+      if (!location) return sendProblem(request, reply, 400, MALFORMED_URL.code, MALFORMED_URL.message)
       if (!(request.body instanceof URLSearchParams)) {
-        return sendProblem(request, reply, 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE', `Forms must be sent as ${FORM_TYPE}.`)
+        return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Forms must be sent as ${FORM_TYPE}.`)
       }
       const { definition } = opts.view()
-      const match = definition.router.match(pathname)
-      if (!match) return sendProblem(request, reply, 404, 'APP_ERR_NOT_FOUND', `There is no page at ${pathname}.`)
+      const match = definition.router.match(location.pathname)
+      if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
       const declared: ActionsDecl = match.route.actions ?? {}
       const handlers = (definition.serverPages[match.id]!.actions ?? {}) as Record<string, ActionHandler<any, string>>
       if (Object.keys(declared).length === 0) {
         reply.header('allow', allowedMethods(match.route))
-        return sendProblem(request, reply, 405, 'APP_ERR_METHOD_NOT_ALLOWED', `The page ${pathname} has no actions to post to.`)
+        return sendProblem(request, reply, 405, ErrorCode.METHOD_NOT_ALLOWED, 'This page has no actions to post to.')
       }
       const name = request.body.get(ACTION_FIELD)
       if (!name) {
-        return sendProblem(request, reply, 400, 'APP_ERR_NO_ACTION', `The form names no action (its ${ACTION_FIELD} field is missing).`)
+        return sendProblem(request, reply, 400, ErrorCode.NO_ACTION, `The form names no action (its ${ACTION_FIELD} field is missing).`)
       }
       const fields = Object.hasOwn(declared, name) ? declared[name] : undefined
       const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined
       if (!fields || !handler) {
-        return sendProblem(request, reply, 404, 'APP_ERR_UNKNOWN_ACTION', `The page ${pathname} has no action "${name}".`)
+        return sendProblem(request, reply, 404, ErrorCode.UNKNOWN_ACTION, `This page has no action named ${JSON.stringify(name.slice(0, 100))}.`)
       }
 
       const body = request.body
       const input = Object.fromEntries(fields.map((field) => [field, body.get(field) ?? '']))
       let outcome
       try {
-        outcome = await handler(input, { params: match.params, searchParams: new URLSearchParams(search), request })
+        outcome = await handler(input, { params: match.params, searchParams: new URLSearchParams(location.search), request })
       } catch (error) {
         if (isRedirect(error)) return answerSuccess(request, reply, error.location)
-        if (isNotFound(error)) return sendProblem(request, reply, 404, 'APP_ERR_NOT_FOUND', `There is no page at ${pathname}.`)
+        if (isNotFound(error)) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
         if (isHttpError(error) && error.status < 500) {
           return sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
         }
         const digest = digestOf(error)
         reportServerError(request, error, 'action failed', { digest, routeId: match.id, action: name })
-        return sendProblem(request, reply, 500, 'APP_ERR_INTERNAL', 'Internal server error', { digest, error })
+        return sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
       }
 
-      if (outcome.ok) return answerSuccess(request, reply, outcome.redirect ?? pathname + search)
+      if (outcome.ok) return answerSuccess(request, reply, outcome.redirect ?? location.key)
       const state: ActionState = {
         action: name,
         fieldErrors: outcome.fieldErrors as Record<string, string>,
         ...(outcome.formError ? { formError: outcome.formError } : {}),
         values: input,
       }
-      reply.header('cache-control', 'private, no-store')
+      reply.header('cache-control', NO_STORE)
       if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
       // No JavaScript: the page again, with the errors next to their fields.
-      const resolution = await resolvePage({ definition, buildId, development }, request, pathname, search)
+      const resolution = await resolvePage({ definition, buildId, development }, request, location)
       if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
       const page = resolution.payload
       const payload = page.kind === 'page' ? { ...page, status: 422 as const, action: state } : page
-      return sendPageDocument(reply, opts, payload, target)
+      return sendPageDocument(reply, opts, payload, location)
     },
   )
 }
 
 /** Success: 303 See Other for a browser form, JSON for a script (a fetch would follow the 303). */
 function answerSuccess(request: FastifyRequest, reply: FastifyReply, location: string) {
-  reply.header('cache-control', 'private, no-store')
+  reply.header('cache-control', NO_STORE)
   if (wantsJson(request)) return reply.send({ ok: true, redirect: location } satisfies ActionResponse)
   return reply.redirect(location, 303)
 }

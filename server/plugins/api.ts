@@ -7,68 +7,39 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/digest.js'
+import { ErrorCode } from '../../shared/errors.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
+import { errorBody, NO_STORE, refusalOf, statusOf } from '../http-errors.js'
 
 export interface ApiPluginOptions {
   readonly routes: readonly FastifyPluginAsync[]
 }
 
-export const API_ERROR_SCHEMA = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['code', 'message', 'requestId'],
-      properties: {
-        code: { type: 'string' },
-        message: { type: 'string' },
-        requestId: { type: 'string' },
-        digest: { type: 'string' },
-      },
-    },
-  },
-} as const
-
-/** The JSON error body of every API-style answer: /api and form posts sent by scripts. */
-export function errorBody(request: FastifyRequest, code: string, message: string, digest?: string) {
-  return { error: { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) } }
-}
-
-export function sendApiError(
-  reply: FastifyReply,
-  request: FastifyRequest,
-  status: number,
-  code: string,
-  message: string,
-  digest?: string,
-) {
-  return reply
-    .code(status)
-    .header('cache-control', 'no-store')
-    .type('application/json; charset=utf-8')
-    .send(errorBody(request, code, message, digest))
-}
-
 export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
-  function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
-    return sendApiError(reply, request, 404, 'APP_ERR_NOT_FOUND', `No API route ${request.method} ${request.url.split('?')[0]}`)
-  }
   // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
-  // prefix claims its whole namespace, every method, itself.
+  // prefix claims its whole namespace, every method, itself; answered before any
+  // body is read, so an unknown route is a 404 whatever its content type.
+  async function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
+    return fastify.refusals.send(request, reply, {
+      status: 404,
+      code: ErrorCode.NOT_FOUND,
+      message: `No API route answers ${request.method} at this path.`,
+    })
+  }
   fastify.setNotFoundHandler(sendApiNotFound)
-  fastify.all('/*', sendApiNotFound)
-  fastify.all('/', sendApiNotFound)
+  fastify.all('/*', { onRequest: sendApiNotFound }, sendApiNotFound)
+  fastify.all('/', { onRequest: sendApiNotFound }, sendApiNotFound)
 
   fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500
+    const status = statusOf(error)
+    reply.code(status).header('cache-control', NO_STORE).type('application/json; charset=utf-8')
     if (status >= 500) {
       const digest = digestOf(error)
       reportServerError(request, error, 'api request failed', { digest })
-      return sendApiError(reply, request, status, 'APP_ERR_INTERNAL', 'Internal server error', digest)
+      return reply.send(errorBody(request, ErrorCode.INTERNAL, 'Internal server error', digest))
     }
-    const code = error.validation ? 'APP_ERR_VALIDATION' : (error.code ?? 'APP_ERR_HTTP')
-    return sendApiError(reply, request, status, code, error.message)
+    const refusal = refusalOf(error)
+    return reply.code(refusal.status).send(errorBody(request, refusal.code, refusal.message))
   })
 
   for (const routes of opts.routes) await fastify.register(routes)

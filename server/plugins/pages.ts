@@ -9,7 +9,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
-import { resolvePage, splitTarget } from '../render/resolve-page.js'
+import { locationOfTarget, resolvePage } from '../render/resolve-page.js'
+import { MALFORMED_URL, NO_STORE, type Refusal } from '../http-errors.js'
+import { ErrorCode } from '../../shared/errors.js'
 import { allowedMethods } from './actions.js'
 import { etagFor, isNotModified, STATIC_CACHE_CONTROL } from '../render/conditional.js'
 import { cachePolicy, isStreamed, mayCache, renderStaticTemplate, sendPageDocument, type DocumentContext } from '../render/send-page.js'
@@ -46,43 +48,44 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
   }
 
   fastify.get('/*', async function renderPageDocument(request: FastifyRequest, reply: FastifyReply) {
-    const target = splitTarget(request.url)
-    const key = target.pathname + target.search
-    const cached = staticPages.get(key)
+    const location = locationOfTarget(request.url)
+    if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
+    const cached = staticPages.get(location.key)
     if (cached) return sendStaticPage(request, reply, cached)
 
     const { definition } = opts.view()
-    const resolution = await resolvePage({ definition, buildId, development }, request, target.pathname, target.search)
+    const resolution = await resolvePage({ definition, buildId, development }, request, location)
     if (resolution.kind === 'redirect') {
-      return reply.header('cache-control', 'private, no-store').redirect(resolution.location, resolution.status)
+      return reply.header('cache-control', NO_STORE).redirect(resolution.location, resolution.status)
     }
     const { payload } = resolution
     if (mayCache(opts, payload) && !isStreamed(definition, payload)) {
-      const template = await renderStaticTemplate(reply, opts, payload, target)
+      const template = await renderStaticTemplate(reply, opts, payload, location)
       if (template === undefined) return reply // rendering failed: the 500 page went out
       const page: StaticPage = { template, etag: etagFor('html', payload) }
-      staticPages.set(key, page)
-      rememberData(key, payload) // the client's next navigation here needs no loader run either
+      staticPages.set(location.key, page)
+      rememberData(location.key, payload) // the client's next navigation here needs no loader run either
       return sendStaticPage(request, reply, page)
     }
-    return sendPageDocument(reply, opts, payload, target)
+    return sendPageDocument(reply, opts, payload, location)
   })
 
   fastify.get(`${DATA_PREFIX}/*`, async function sendPageData(request: FastifyRequest, reply: FastifyReply) {
-    const { pathname, search } = splitTarget(request.url.slice(DATA_PREFIX.length))
-    const cached = staticData.get(pathname + search)
+    const location = locationOfTarget(request.url.slice(DATA_PREFIX.length))
+    if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
+    const cached = staticData.get(location.key)
     if (cached) return sendStaticData(request, reply, cached)
     const { definition } = opts.view()
-    const resolution = await resolvePage({ definition, buildId, development }, request, pathname, search)
+    const resolution = await resolvePage({ definition, buildId, development }, request, location)
     if (resolution.kind === 'redirect') {
       // A fetch would follow a real 3xx on its own; the client must see the target
       // to navigate to it, so the redirect travels as data.
       return reply
-        .header('cache-control', 'private, no-store')
+        .header('cache-control', NO_STORE)
         .send({ kind: 'redirect', status: resolution.status, location: resolution.location, buildId })
     }
     const { payload } = resolution
-    if (mayCache(opts, payload)) return sendStaticData(request, reply, rememberData(pathname + search, payload))
+    if (mayCache(opts, payload)) return sendStaticData(request, reply, rememberData(location.key, payload))
     reply.header('cache-control', cachePolicy(opts, payload))
     return reply.code(payload.status).send(payload)
   })
@@ -93,14 +96,20 @@ export default async function pagesPlugin(fastify: FastifyInstance, opts: PagesP
     method: ['PUT', 'DELETE', 'PATCH', 'OPTIONS'],
     url: '/*',
     handler: async function refuseMethod(request: FastifyRequest, reply: FastifyReply) {
-      const { pathname } = splitTarget(request.url)
-      const match = opts.view().definition.router.match(pathname)
-      reply.header('cache-control', 'private, no-store').type('text/plain; charset=utf-8')
-      if (!match) return reply.code(404).send(`404: There is no page at ${pathname}.`)
+      const location = locationOfTarget(request.url)
+      if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
+      const match = opts.view().definition.router.match(location.pathname)
+      if (!match) return fastify.refusals.send(request, reply, NO_PAGE)
       const allow = allowedMethods(match.route)
       reply.header('allow', allow)
-      if (request.method === 'OPTIONS') return reply.code(204).send()
-      return reply.code(405).send(`405: ${request.method} is not allowed on ${pathname} (allowed: ${allow}).`)
+      if (request.method === 'OPTIONS') return reply.header('cache-control', NO_STORE).code(204).send()
+      return fastify.refusals.send(request, reply, {
+        status: 405,
+        code: ErrorCode.METHOD_NOT_ALLOWED,
+        message: `This page does not take ${request.method} requests (it allows ${allow}).`,
+      })
     },
   })
 }
+
+const NO_PAGE: Refusal = { status: 404, code: ErrorCode.NOT_FOUND, message: 'There is no page at this address.' }

@@ -7,29 +7,19 @@
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import { CSP_DIRECTIVES, REFERRER_POLICY } from '../security-headers.js'
 
 async function securityPlugin(fastify: FastifyInstance) {
   await fastify.register(helmet, {
     enableCSPNonces: true,
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'"],
-        connectSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-      },
+      directives: structuredClone(CSP_DIRECTIVES) as unknown as Record<string, string[]>,
     },
     // Set below, only where the client reached us over https.
     hsts: false,
     frameguard: { action: 'deny' },
-    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    referrerPolicy: { policy: REFERRER_POLICY },
   })
   // HSTS only over https: directly, or as a trusted proxy's X-Forwarded-Proto says.
   // Over plain http (local, tests) the header would be ignored at best.

@@ -6,14 +6,15 @@
  */
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
+import { ErrorCode } from '../../shared/errors.js'
 
 export interface StaticPluginOptions {
   readonly root: string
 }
 
 export default async function staticPlugin(fastify: FastifyInstance, opts: StaticPluginOptions) {
-  fastify.setNotFoundHandler(function sendAssetNotFound(_request, reply) {
-    reply.code(404).header('cache-control', 'no-store').type('text/plain; charset=utf-8').send('Asset not found')
+  fastify.setNotFoundHandler(function sendAssetNotFound(request, reply) {
+    return fastify.refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Asset not found' })
   })
   await fastify.register(fastifyStatic, {
     root: opts.root,
@@ -27,6 +28,7 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     cacheControl: true,
     maxAge: '365d',
     immutable: true,
-    allowedPath: (pathname) => !pathname.endsWith('.map'),
+    // A directory (`/assets/`) is no asset either: a 404 like any other, not a 403.
+    allowedPath: (pathname) => !pathname.endsWith('.map') && !pathname.endsWith('/'),
   })
 }

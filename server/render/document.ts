@@ -3,7 +3,7 @@
  * escaped here: the title as text, the page payload through the script-safe serializer,
  * the nonce as an attribute. React streams into `<div id="root">`.
  */
-import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
+import { BOOTSTRAP_ELEMENT_ID, MAIN_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import { escapeHtml, serializeForScript } from '../../shared/html.js'
@@ -89,5 +89,22 @@ export function renderShellErrorDocument(
         `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}))</script>`
       : '') +
     '</body></html>'
+  )
+}
+
+/**
+ * The page of a refusal (a malformed URL, a Host this server does not answer): the
+ * status and a message written by the server, never one quoting the request, in the
+ * app's stylesheet; no script, so it needs no nonce and hydrates nothing.
+ */
+export function renderRefusalDocument(status: number, message: string, stylesheets: readonly string[]): string {
+  return (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${status}: ${escapeHtml(message)}</title><link rel="icon" href="data:,">` +
+    stylesheets.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('') +
+    `</head><body><main id="${MAIN_ELEMENT_ID}"><section class="status-page">` +
+    `<h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p>` +
+    '</section></main></body></html>'
   )
 }

@@ -12,21 +12,23 @@ import { Transform } from 'node:stream'
 import type { FastifyReply } from 'fastify'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/components/app-root.js'
-import { SERVER_ERROR_TEXT } from '../../client/components/error-page.js'
+import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import { singlePageSource, type ReadyPage } from '../../client/runtime/page-source.js'
 import { titleOf } from '../../client/runtime/page-title.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
+import type { CanonicalLocation } from '../../shared/location.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import { digestOf } from '../../shared/digest.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import { DOCUMENT_TAIL, renderDocumentHead, renderShellErrorDocument } from './document.js'
 import { devErrorOf } from './resolve-page.js'
+import { NO_STORE } from '../http-errors.js'
 
 export interface StreamPageOptions {
   readonly manifest: BuildManifest
   readonly page: ReadyPage
-  readonly pathname: string
-  readonly search: string
+  /** The page's canonical location: what wouter renders and the key the browser finds it under. */
+  readonly location: CanonicalLocation
   readonly nonce: string
   /** Headers that depend on the page (cache policy), set only if the shell renders. */
   readonly headers: Readonly<Record<string, string>>
@@ -59,13 +61,13 @@ function sendShellError(reply: FastifyReply, options: StreamPageOptions, error: 
     : undefined
   reply
     .code(500)
-    .header('cache-control', 'private, no-store')
+    .header('cache-control', NO_STORE)
     .type('text/html; charset=utf-8')
     .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digestOf(error), overlay))
 }
 
-function appElement({ page, pathname, search }: StreamPageOptions) {
-  return <AppRoot source={singlePageSource(pathname + search, page)} ssrPath={pathname} ssrSearch={search.slice(1)} />
+function appElement({ page, location }: StreamPageOptions) {
+  return <AppRoot source={singlePageSource(location.key, page)} ssrPath={location.pathname} ssrSearch={location.search} />
 }
 
 /**

@@ -9,17 +9,25 @@ import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../
 import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
+import { parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
 
 export type Resolution =
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
   | { readonly kind: 'redirect'; readonly status: RedirectStatus; readonly location: string }
 
-/** Splits a request target into its raw pathname and search (`?...`, or '' when empty). */
-export function splitTarget(target: string): { pathname: string; search: string } {
-  const q = target.indexOf('?')
-  if (q === -1) return { pathname: target, search: '' }
-  const search = target.slice(q)
-  return { pathname: target.slice(0, q), search: search === '?' ? '' : search }
+/**
+ * The canonical location of a request target as Node hands it over; undefined when
+ * its path is malformed. Node reads the request line as latin1, so a client that sent
+ * UTF-8 unencoded arrives as one character per byte: those bytes are read as UTF-8
+ * again (and refused when they are not UTF-8).
+ */
+export function locationOfTarget(target: string): CanonicalLocation | undefined {
+  if (/[^\x00-\x7f]/.test(target)) {
+    const utf8 = Buffer.from(target, 'latin1').toString('utf8')
+    if (utf8.includes('\uFFFD')) return undefined
+    return parseTarget(utf8)
+  }
+  return parseTarget(target)
 }
 
 /** What resolving a page depends on besides the request. */
@@ -30,19 +38,14 @@ export interface ResolveContext {
   readonly development: boolean
 }
 
-export async function resolvePage(
-  context: ResolveContext,
-  request: FastifyRequest,
-  pathname: string,
-  search: string,
-): Promise<Resolution> {
+export async function resolvePage(context: ResolveContext, request: FastifyRequest, location: CanonicalLocation): Promise<Resolution> {
   const { definition, buildId } = context
-  // One URL per page: `/about/` answers with a permanent redirect to `/about`.
-  if (pathname.length > 1 && pathname.endsWith('/')) {
-    // Leading slashes collapse too: `//evil.example/` must not become `//evil.example`.
-    const location = '/' + pathname.replace(/^\/+|\/+$/g, '') + search
-    return { kind: 'redirect', status: 308, location }
-  }
+  const { pathname, search } = location
+  // One URL per page: `/about/`, `//about` and `/x/../about` answer with a permanent
+  // redirect to `/about`. The tidy path starts with a single `/` and an encoded
+  // segment, so the redirect cannot leave the site (`//host`, `/\host`).
+  const tidy = tidyPathname(pathname)
+  if (tidy !== pathname) return { kind: 'redirect', status: 308, location: tidy + (search ? `?${search}` : '') }
   const match = definition.router.match(pathname)
   if (!match) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
 

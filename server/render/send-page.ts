@@ -9,10 +9,12 @@ import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { ReadyPage } from '../../client/runtime/page-source.js'
 import type { AnyAppDefinition } from '../page-definition.js'
+import type { CanonicalLocation } from '../../shared/location.js'
 import type { AppView } from './app-view.js'
 import { isCacheable, STATIC_CACHE_CONTROL } from './conditional.js'
 import type { StreamPageOptions } from './render-page.js'
 import { NONCE_PLACEHOLDER } from './static-pages.js'
+import { NO_STORE } from '../http-errors.js'
 
 export interface DocumentContext {
   /** The pages and their renderer: always the same in production, the latest edit in development. */
@@ -33,7 +35,7 @@ export interface DocumentContext {
  * (dynamic pages, 404s, errors, answers to a form) is per request.
  */
 export function cachePolicy(context: DocumentContext, payload: ScreenPayload): string {
-  return mayCache(context, payload) ? STATIC_CACHE_CONTROL : 'private, no-store'
+  return mayCache(context, payload) ? STATIC_CACHE_CONTROL : NO_STORE
 }
 
 /** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
@@ -50,7 +52,7 @@ async function optionsFor(
   context: DocumentContext,
   view: AppView,
   payload: ScreenPayload,
-  target: { readonly pathname: string; readonly search: string },
+  location: CanonicalLocation,
   nonce: string,
   styleNonce: string,
 ): Promise<StreamPageOptions> {
@@ -62,8 +64,7 @@ async function optionsFor(
   return {
     manifest: context.manifest,
     page,
-    pathname: target.pathname,
-    search: target.search,
+    location,
     nonce,
     headers: { 'cache-control': cachePolicy(context, payload) },
     timeoutMs: context.renderTimeoutMs,
@@ -80,20 +81,20 @@ export async function renderStaticTemplate(
   reply: FastifyReply,
   context: DocumentContext,
   payload: ScreenPayload,
-  target: { readonly pathname: string; readonly search: string },
+  location: CanonicalLocation,
 ): Promise<string | undefined> {
   const view = context.view()
-  return view.renderer.renderDocument(reply, await optionsFor(context, view, payload, target, NONCE_PLACEHOLDER, NONCE_PLACEHOLDER))
+  return view.renderer.renderDocument(reply, await optionsFor(context, view, payload, location, NONCE_PLACEHOLDER, NONCE_PLACEHOLDER))
 }
 
 export async function sendPageDocument(
   reply: FastifyReply,
   context: DocumentContext,
   payload: ScreenPayload,
-  target: { readonly pathname: string; readonly search: string },
+  location: CanonicalLocation,
 ): Promise<FastifyReply> {
   const view = context.view()
-  const options = await optionsFor(context, view, payload, target, reply.cspNonce.script, reply.cspNonce.style)
+  const options = await optionsFor(context, view, payload, location, reply.cspNonce.script, reply.cspNonce.style)
   if (isStreamed(view.definition, payload)) await view.renderer.streamPage(reply, options)
   else view.renderer.sendRenderedPage(reply, options)
   return reply

@@ -4,7 +4,7 @@
  * the helper stops every process it started.
  */
 import t from 'tap'
-import { SERVER_ERROR_TEXT } from '../../client/components/error-page.js'
+import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import { createTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 import { startDevServer, type DevServer } from '../helpers/dev-server.js'

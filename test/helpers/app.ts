@@ -36,6 +36,7 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     logLevel: 'info',
     trustProxy: false,
     allowedOrigins: [],
+    allowedHosts: undefined,
     clientDir,
     monitoring: { dsn: undefined, allowedDsns: [], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
     shutdownDelayMs: 0,

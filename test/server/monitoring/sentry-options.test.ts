@@ -4,7 +4,7 @@
  * with the tunnel's own traffic kept out of its HTTP instrumentation.
  */
 import t from 'tap'
-import { sentryNodeOptions } from '../../../server/monitoring/sentry-options.js'
+import { sentryNodeOptions, untracedTraffic } from '../../../server/monitoring/sentry-options.js'
 import type { MonitoringConfig } from '../../../server/config.js'
 import { parseDsn } from '../../../shared/monitoring.js'
 
@@ -32,4 +32,18 @@ t.test('the integrations: the defaults without Fastify, and one Http integration
 t.test('a traces rate of 0 passes no tracing option; above 0 it is passed on', async (t) => {
   t.notOk('tracesSampleRate' in sentryNodeOptions(monitoring({ tracesSampleRate: 0 })))
   t.equal(sentryNodeOptions(monitoring({ tracesSampleRate: 0.25 })).tracesSampleRate, 0.25)
+})
+
+t.test('the tunnel path exactly is left untraced, and the ingest URLs it forwards to', async (t) => {
+  const { ignoreIncomingRequests, ignoreOutgoingRequests } = untracedTraffic(
+    monitoring({ allowedDsns: [dsn], tunnelUpstream: 'http://127.0.0.1:9999' }),
+  )
+  t.ok(ignoreIncomingRequests('/monitoring'), 'the tunnel')
+  t.ok(ignoreIncomingRequests('/monitoring?o=1&p=42'), 'the tunnel with its query')
+  t.notOk(ignoreIncomingRequests('/monitoring-dashboard'), 'a page whose path starts like the tunnel')
+  t.notOk(ignoreIncomingRequests('/monitoring/x'), 'a page below it')
+  t.notOk(ignoreIncomingRequests('/items/7'), 'a page')
+  t.ok(ignoreOutgoingRequests('http://127.0.0.1:9999/api/42/envelope/'), "the tunnel's own forwarding")
+  t.notOk(ignoreOutgoingRequests('http://127.0.0.1:9999/api/43/envelope/'), 'another project')
+  t.notOk(ignoreOutgoingRequests('https://example.com/'), 'anything else the app fetches')
 })

@@ -1,0 +1,205 @@
+/**
+ * How the server says no, in one place. A refusal (a 4xx: a malformed URL, a body
+ * Fastify would not parse, a Host this server does not answer, an unknown API route)
+ * is answered in the form its surface speaks, whichever part of the server refused:
+ *
+ * - `/api`: `{ "error": { "code", "message", "requestId" } }`;
+ * - page data (`/_data/...`): an error payload, as the browser's navigation reads it;
+ * - the monitoring tunnel and assets: plain text;
+ * - pages: an HTML error page, with the app's stylesheet and no script.
+ *
+ * Every refusal has the security headers (helmet's, or the fixed script-less set
+ * when Fastify's hooks did not run), the request id, `no-store`, our own code and our
+ * own words: never Fastify's message, never the URL that was asked for.
+ */
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
+import { DATA_PREFIX } from '../shared/constants.js'
+import { ErrorCode, isHttpError } from '../shared/errors.js'
+import type { ErrorPayload } from '../shared/page-payload.js'
+import { TUNNEL_PATH } from '../shared/monitoring.js'
+import { renderRefusalDocument } from './render/document.js'
+import { SCRIPTLESS_SECURITY_HEADERS } from './security-headers.js'
+
+/** Cache-Control of every answer that is for this request alone. */
+export const NO_STORE = 'private, no-store'
+
+/** The header carrying the request id, in and out. */
+export const REQUEST_ID_HEADER = 'x-request-id'
+
+/** A refusal as the client reads it. */
+export interface Refusal {
+  readonly status: number
+  readonly code: string
+  readonly message: string
+}
+
+/** A request target whose percent-encoding is malformed (`/%E0%A4%A`, `/99%`). */
+export const MALFORMED_URL: Refusal = {
+  status: 400,
+  code: ErrorCode.BAD_URL,
+  message: 'The address is malformed: its percent-encoding is not valid UTF-8.',
+}
+
+/** The status an error answers with: its own when it is an HTTP error status, else 500. */
+export function statusOf(error: { readonly statusCode?: number; readonly status?: number }): number {
+  const status = error.statusCode ?? (isHttpError(error) ? error.status : undefined)
+  return status !== undefined && status >= 400 && status < 600 ? status : 500
+}
+
+/** The JSON schema of that body, for the `response` schemas of /api routes. */
+export const API_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'requestId'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        requestId: { type: 'string' },
+        digest: { type: 'string' },
+      },
+    },
+  },
+} as const
+
+/** The JSON error body of `/api` and of form posts sent by scripts. */
+export function errorBody(request: FastifyRequest, code: string, message: string, digest?: string) {
+  return { error: { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) } }
+}
+
+/**
+ * An error below 500 in our words. Fastify's own messages can quote the request (the
+ * URL, a header), so each kind it raises gets a fixed message here; a schema
+ * validation failure keeps its message, which names the field; an `HttpError` meant
+ * for the user keeps its own.
+ */
+export function refusalOf(error: FastifyError): Refusal {
+  const status = statusOf(error)
+  if (isHttpError(error)) {
+    return { status, code: error.code, message: error.expose ? error.message : (STATUS_CODES[status] ?? 'Refused') }
+  }
+  if (error.validation) return { status, code: ErrorCode.VALIDATION, message: error.message }
+  switch (error.code) {
+    case 'FST_ERR_BAD_URL':
+      return MALFORMED_URL
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return { status: 414, code: ErrorCode.URI_TOO_LONG, message: 'The address is too long.' }
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return { status: 413, code: ErrorCode.BODY_TOO_LARGE, message: 'The request body is larger than this address accepts.' }
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return { status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'This address does not accept the content type of the request body.' }
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request body does not match its Content-Length.' }
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is empty, but its content type says JSON.' }
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
+  }
+  if (error instanceof SyntaxError) return { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
+  return { status, code: ErrorCode.HTTP, message: STATUS_CODES[status] ?? 'The request was refused.' }
+}
+
+/** Which part of the server a request target belongs to, by its prefix. */
+export type Surface = 'api' | 'data' | 'monitoring' | 'assets' | 'page'
+
+function isUnder(target: string, prefix: string): boolean {
+  if (!target.startsWith(prefix)) return false
+  const next = target.charAt(prefix.length)
+  return next === '' || next === '/' || next === '?' || next === '#'
+}
+
+export function surfaceOf(target: string): Surface {
+  if (isUnder(target, '/api')) return 'api'
+  if (isUnder(target, DATA_PREFIX)) return 'data'
+  if (isUnder(target, TUNNEL_PATH)) return 'monitoring'
+  if (isUnder(target, '/assets')) return 'assets'
+  return 'page'
+}
+
+/** What a refusal needs to know of the client build: its id (page data) and its stylesheets (pages). */
+export interface RefusalContext {
+  readonly buildId: string
+  readonly stylesheets: readonly string[]
+}
+
+interface RefusalAnswer {
+  readonly type: string
+  readonly body: string
+}
+
+function answerFor(context: RefusalContext, surface: Surface, refusal: Refusal, requestId: string): RefusalAnswer {
+  switch (surface) {
+    case 'api':
+      return {
+        type: 'application/json; charset=utf-8',
+        body: JSON.stringify({ error: { code: refusal.code, message: refusal.message, requestId } }),
+      }
+    case 'data': {
+      const payload: ErrorPayload = { kind: 'error', status: refusal.status, message: refusal.message, buildId: context.buildId }
+      return { type: 'application/json; charset=utf-8', body: JSON.stringify(payload) }
+    }
+    case 'monitoring':
+    case 'assets':
+      return { type: 'text/plain; charset=utf-8', body: refusal.message }
+    case 'page':
+      return { type: 'text/html; charset=utf-8', body: renderRefusalDocument(refusal.status, refusal.message, context.stylesheets) }
+  }
+}
+
+export interface Refusals {
+  /**
+   * Answers a refusal in the form of the request's surface. `hooksRan: false` for a
+   * request Fastify refused before routing, whose security headers must be set here.
+   */
+  send(request: FastifyRequest, reply: FastifyReply, refusal: Refusal, options?: { readonly hooksRan?: boolean }): FastifyReply
+  /** Writes a refusal straight to a socket whose request Node could not parse (431, 400, 408), then closes it. */
+  writeToSocket(socket: Duplex, rawRequest: Buffer | undefined, refusal: Refusal): void
+}
+
+export function createRefusals(context: RefusalContext): Refusals {
+  return {
+    send(request, reply, refusal, { hooksRan = true } = {}) {
+      const answer = answerFor(context, surfaceOf(request.url), refusal, String(request.id))
+      if (!hooksRan) reply.headers(SCRIPTLESS_SECURITY_HEADERS).header(REQUEST_ID_HEADER, request.id)
+      return reply.code(refusal.status).header('cache-control', NO_STORE).type(answer.type).send(answer.body)
+    },
+    writeToSocket(socket, rawRequest, refusal) {
+      if (!socket.writable) return void socket.destroy()
+      // The request line, if it arrived, says which surface was asked.
+      const target = rawRequest ? (/^[A-Z]+ (\S+)/.exec(rawRequest.subarray(0, 8192).toString('latin1'))?.[1] ?? '/') : '/'
+      const requestId = randomUUID()
+      const answer = answerFor(context, surfaceOf(target), refusal, requestId)
+      const headers = {
+        ...SCRIPTLESS_SECURITY_HEADERS,
+        'content-type': answer.type,
+        'content-length': String(Buffer.byteLength(answer.body)),
+        'cache-control': NO_STORE,
+        [REQUEST_ID_HEADER]: requestId,
+        connection: 'close',
+      }
+      const head = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('')
+      socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n${head}\r\n${answer.body}`, () => socket.destroy())
+    },
+  }
+}
+
+/** What Node's parser refused, as a refusal; undefined for a connection that just went away. */
+export function clientErrorRefusal(error: { readonly code?: string }): Refusal | undefined {
+  switch (error.code) {
+    case 'ECONNRESET':
+      return undefined
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, code: ErrorCode.HEADERS_TOO_LARGE, message: 'The request headers are larger than this server accepts.' }
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, code: ErrorCode.TIMEOUT, message: 'The request did not arrive in time.' }
+    default:
+      return { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request is not valid HTTP.' }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * The security policy every answer carries, in one place: the security plugin gives it
+ * to helmet (which adds a fresh script and style nonce per response), and the answers
+ * sent outside Fastify's hooks (a request Fastify refused before routing, a header
+ * block Node refused) carry the fixed form below, for a page without any script.
+ */
+
+/** The CSP of every answer, before helmet adds the response's nonces. */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'"],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+} as const satisfies Record<string, readonly string[]>
+
+export const REFERRER_POLICY = 'strict-origin-when-cross-origin'
+
+function cspHeader(directives: Readonly<Record<string, readonly string[]>>): string {
+  return Object.entries(directives)
+    .map(([name, values]) => `${name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${values.join(' ')}`)
+    .join(';')
+}
+
+/**
+ * The headers helmet sets with the options of the security plugin, for an answer with
+ * no script at all (so no nonce: `script-src 'none'`). A test compares the names with
+ * a page answer's, so the two cannot drift apart.
+ */
+export const SCRIPTLESS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'content-security-policy': cspHeader({ ...CSP_DIRECTIVES, scriptSrc: ["'none'"] }),
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': REFERRER_POLICY,
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-frame-options': 'DENY',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+}
