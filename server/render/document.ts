@@ -3,6 +3,7 @@
  * escaped here: the title as text, the page payload through the script-safe serializer,
  * the nonce as an attribute. React streams into `<div id="root">`.
  */
+import { STATUS_CODES } from 'node:http'
 import { BOOTSTRAP_ELEMENT_ID, MAIN_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
@@ -101,7 +102,7 @@ export function renderRefusalDocument(status: number, message: string, styleshee
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${status}: ${escapeHtml(message)}</title><link rel="icon" href="data:,">` +
+    `<title>${status}: ${escapeHtml(STATUS_CODES[status] ?? 'Error')}</title><link rel="icon" href="data:,">` +
     stylesheets.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('') +
     `</head><body><main id="${MAIN_ELEMENT_ID}"><section class="status-page">` +
     `<h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p>` +
