@@ -5,13 +5,13 @@
  */
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
 import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
 import type { BuildManifest } from '../shared/build-manifest.js'
 import { readManifest } from './manifest.js'
 import { hostPolicy } from './allowed-hosts.js'
-import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type Refusals } from './http-errors.js'
+import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type Refusal, type Refusals } from './http-errors.js'
 import { ErrorCode } from '../shared/errors.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import type { AnyAppDefinition } from './page-definition.js'
@@ -127,22 +127,25 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   // must pass before anything else looks at it: the request id; once the instance has
   // stopped accepting, `Connection: close`, so the connections a proxy still holds end
   // after their request (server/main.ts); one Host, and one this server answers.
+  // Refusals from here go out before helmet's hook has run: they carry its fixed headers.
+  const refuseEarly = (request: FastifyRequest, reply: FastifyReply, refusal: Refusal) =>
+    refusals.send(request, reply, refusal, { hooksRan: false })
   app.addHook('onRequest', async function admitRequest(request, reply) {
     reply.header(REQUEST_ID_HEADER, request.id)
     if (app.lifecycle.closing) reply.header('connection', 'close')
     if (hasDuplicateHost(request.raw.rawHeaders)) {
-      return refusals.send(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has more than one Host header.' })
+      return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has more than one Host header.' })
     }
     if (request.raw.headers.host === undefined && request.raw.httpVersion !== '1.0') {
-      return refusals.send(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has no Host header.' })
+      return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has no Host header.' })
     }
     const verdict = hosts.check(request.raw.headers.host === undefined ? undefined : request.host)
     if (verdict === 'malformed') {
-      return refusals.send(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The Host header is not a host name.' })
+      return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The Host header is not a host name.' })
     }
     if (verdict === 'refused' && !PROBE_PATHS.has(request.url)) {
       request.log.warn({ host: request.host }, 'request for a host this server does not answer refused')
-      return refusals.send(request, reply, {
+      return refuseEarly(request, reply, {
         status: 421,
         code: ErrorCode.MISDIRECTED,
         message: 'This server does not answer for the host name in the request (see ALLOWED_HOSTS).',

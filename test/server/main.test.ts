@@ -7,6 +7,7 @@ import path from 'node:path'
 import t from 'tap'
 import { buildDist, listeningOrigin, startServer } from '../helpers/server-process.js'
 import { waitUntil } from '../helpers/wait.js'
+import { rawRequest } from '../helpers/raw-http.js'
 
 const dist = await buildDist(t)
 const start = (env: Record<string, string>) => startServer(dist, env)
@@ -103,9 +104,38 @@ t.test('a bad environment variable stops the process with exit 1, naming the var
   t.match(server.output(), /Configuration error: PORT must be a port number/)
 })
 
-t.test('a missing client build stops the process with a message saying how to build', async (t) => {
-  const server = start({ PORT: '0', CLIENT_DIR: path.join(dist, 'no-such-build') })
-  const [code] = await once(server.child, 'exit')
-  t.equal(code, 1)
-  t.match(server.output(), /run "npm run build" first/)
+t.test('bad configuration stops the process with exit 1 and one line naming the variable, no stack', async (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ TRUST_PROXY: '999.1.1.1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: ':::::' }, 'TRUST_PROXY'],
+    [{ ALLOWED_HOSTS: 'https://app.example' }, 'ALLOWED_HOSTS'],
+    [{ CLIENT_DIR: '/nonexistent' }, 'CLIENT_DIR'],
+    [{ CLIENT_DIR: path.join(dist, 'no-such-build') }, 'CLIENT_DIR'],
+  ]
+  for (const [env, variable] of cases) {
+    const server = start({ PORT: '0', ...env })
+    const [code] = await once(server.child, 'exit')
+    t.equal(code, 1, JSON.stringify(env))
+    const lines = server.output().trim().split('\n')
+    t.equal(lines.length, 1, `${JSON.stringify(env)}: one line`)
+    t.match(lines[0], new RegExp(`^Configuration error: ${variable} `), JSON.stringify(env))
+    t.notMatch(server.output(), /\n\s+at /, 'no stack')
+  }
+  const build = start({ PORT: '0', CLIENT_DIR: '/nonexistent' })
+  await once(build.child, 'exit')
+  t.match(build.output(), /run "npm run build"/, 'the message says how to get a build')
+})
+
+t.test('listening on another address with ALLOWED_HOSTS unset: every host answered, one warning at start', async (t) => {
+  const server = start({ PORT: '0', HOST: '0.0.0.0', SHUTDOWN_DELAY_MS: '0' })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  const origin = (await listeningOrigin(server)).replace('0.0.0.0', '127.0.0.1')
+  const warnings = server.output().split('\n').filter((line) => line.includes('ALLOWED_HOSTS is unset'))
+  t.equal(warnings.length, 1)
+  t.match(warnings[0], /"level":40/)
+  const res = await rawRequest(origin, 'GET /about HTTP/1.1\r\nHost: anything.example\r\nConnection: close\r\n\r\n')
+  t.equal(res.status, 200)
+  server.child.kill('SIGTERM')
+  await once(server.child, 'exit')
 })

@@ -1,0 +1,67 @@
+/**
+ * HTTP as a hostile or odd client sends it: bytes written to a socket as given
+ * (duplicate headers, no Host, raw UTF-8, control characters), and the answer read
+ * back until the server closes or the first whole response has arrived.
+ */
+import net from 'node:net'
+
+export interface RawResponse {
+  readonly status: number
+  /** Header names in lower case; a repeated header keeps its last value. */
+  readonly headers: Readonly<Record<string, string>>
+  readonly body: string
+}
+
+/** Sends `request` (a whole HTTP/1.x request, `\r\n` line ends) to `origin` and parses the answer. */
+export function rawRequest(origin: string, request: string | Buffer, timeoutMs = 10_000): Promise<RawResponse> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname)
+    const chunks: Buffer[] = []
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`no whole answer within ${timeoutMs} ms: ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}`))
+    }, timeoutMs)
+    const finish = () => {
+      const parsed = parseResponse(Buffer.concat(chunks))
+      if (!parsed) return false
+      clearTimeout(timer)
+      socket.destroy()
+      resolve(parsed)
+      return true
+    }
+    socket.on('data', (chunk) => {
+      chunks.push(chunk)
+      finish()
+    })
+    socket.on('end', () => {
+      if (!finish()) {
+        clearTimeout(timer)
+        reject(new Error(`the server closed without a whole answer: ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}`))
+      }
+    })
+    socket.on('error', (error) => {
+      if (!finish()) {
+        clearTimeout(timer)
+        reject(error)
+      }
+    })
+    socket.write(request)
+  })
+}
+
+/** A whole response with a Content-Length, or undefined while more is to come. */
+function parseResponse(bytes: Buffer): RawResponse | undefined {
+  const end = bytes.indexOf('\r\n\r\n')
+  if (end === -1) return undefined
+  const [statusLine, ...lines] = bytes.subarray(0, end).toString('latin1').split('\r\n')
+  const headers: Record<string, string> = {}
+  for (const line of lines) {
+    const colon = line.indexOf(':')
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
+  }
+  const length = Number(headers['content-length'] ?? 0)
+  const body = bytes.subarray(end + 4)
+  if (body.length < length) return undefined
+  return { status: Number(statusLine!.split(' ')[1]), headers, body: body.subarray(0, length).toString('utf8') }
+}

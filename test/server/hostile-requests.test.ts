@@ -1,0 +1,252 @@
+/**
+ * The edges real traffic hits: URLs in every encoding, malformed ones, requests
+ * Fastify or Node refuse before routing, redirects that try to leave the site, and
+ * Host headers that name someone else. Every refusal is the app's own answer: the
+ * surface's form, every security header, the request id, nothing echoed back.
+ */
+import t, { type Test } from 'tap'
+import type { InjectOptions } from 'fastify'
+import { parseHostPattern } from '../../server/allowed-hosts.js'
+import { isSameSitePath } from '../../shared/errors.js'
+import { createTestApp, listenTestApp } from '../helpers/app.js'
+import { rawRequest } from '../helpers/raw-http.js'
+import fixtureApiRoutes from '../fixtures/api.js'
+
+/** The security headers helmet puts on every page answer. */
+const SECURITY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]
+
+type Headers = Readonly<Record<string, string | string[] | number | undefined>>
+
+function assertAppAnswer(t: Test, headers: Headers, body: string, label: string, echoed?: string) {
+  for (const name of SECURITY_HEADERS) t.ok(headers[name], `${label}: ${name}`)
+  t.equal(headers['x-content-type-options'], 'nosniff', `${label}: nosniff`)
+  t.match(String(headers['x-request-id']), /^[0-9a-f-]{36}$/, `${label}: request id`)
+  t.equal(headers['cache-control'], 'private, no-store', `${label}: never cached`)
+  t.notMatch(body, /FST_ERR|Bad Request"|statusCode/, `${label}: not Fastify's own answer`)
+  if (echoed) t.notOk(body.includes(echoed), `${label}: the URL is not echoed`)
+}
+
+/** The text React rendered into `<main>`, tags removed. */
+function mainText(html: string): string {
+  const main = /<main id="main"[^>]*>([^]*?)<\/main>/.exec(html)
+  return (main?.[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()
+}
+
+t.test('percent-encoded URLs render their page on the server, in HTML and as page data', async (t) => {
+  const { app } = await createTestApp(t)
+  const cases: Array<[url: string, status: number, heading: string]> = [
+    ['/contact?name=%E5%90%8D', 200, 'Contact'],
+    ['/contact?name=名', 200, 'Contact'],
+    ['/items/1?q=a%20b', 200, 'Item list 1'],
+    ['/items/1?q=a+b', 200, 'Item list 1'],
+    ['/items/%31', 200, 'Item list 1'],
+    ['/%61bout', 200, 'About'],
+    ['/%D1%88%D0%B5%D0%BB%D0%BB%D1%8B', 404, '404: This page could not be found.'],
+    ['/this-is/100%25%20true', 404, '404: This page could not be found.'],
+    ['/items/1%2F2', 404, '404: This page could not be found.'],
+  ]
+  for (const [url, status, heading] of cases) {
+    const html = await app.inject(url)
+    t.equal(html.statusCode, status, url)
+    t.match(mainText(html.body), heading, `${url}: <main> holds the page`)
+    const data = await app.inject(`/_data${url}`)
+    t.equal(data.statusCode, status, `${url}: page data has the same status`)
+    t.equal(data.json().kind, status === 200 ? 'page' : 'not-found', `${url}: and the same kind`)
+  }
+  const items = await app.inject('/items/%31')
+  t.match(items.body, '"params":{"id":"1"}', 'the params are decoded once')
+})
+
+t.test('a malformed URL is refused with 400 in the form of its surface', async (t) => {
+  const { app, build } = await createTestApp(t)
+  for (const url of ['/items/%E0%A4%A', '/%not-valid', '/99%', '/a/%C0%AF']) {
+    const res = await app.inject(url)
+    t.equal(res.statusCode, 400, url)
+    t.equal(res.headers['content-type'], 'text/html; charset=utf-8', `${url}: an HTML page`)
+    t.match(res.body, '<h1>400</h1><p>The address is malformed: its percent-encoding is not valid UTF-8.</p>')
+    t.match(res.body, `<link rel="stylesheet" href="${build.manifest.css[0]}">`, 'in the app stylesheet')
+    t.notMatch(res.body, /<script/, 'no script')
+    assertAppAnswer(t, res.headers, res.body, url, url.slice(1))
+  }
+  const api = await app.inject('/api/%E0%A4%A')
+  t.equal(api.statusCode, 400)
+  t.match(api.headers['content-type'], /^application\/json/)
+  t.same(api.json(), {
+    error: { code: 'APP_ERR_BAD_URL', message: 'The address is malformed: its percent-encoding is not valid UTF-8.', requestId: api.headers['x-request-id'] },
+  })
+  assertAppAnswer(t, api.headers, api.body, '/api', '%E0')
+
+  const data = await app.inject('/_data/items/%E0%A4%A')
+  t.equal(data.statusCode, 400)
+  t.same(data.json(), { kind: 'error', status: 400, message: 'The address is malformed: its percent-encoding is not valid UTF-8.', buildId: build.manifest.buildId })
+  assertAppAnswer(t, data.headers, data.body, '/_data', '%E0')
+
+  const post = await app.inject({ method: 'POST', url: '/contact/%E0', headers: { origin: 'http://localhost:80' }, payload: 'x=1' })
+  t.equal(post.statusCode, 400, 'a form post to a malformed URL')
+})
+
+t.test('bodies Fastify refuses before a handler runs are refused the app way', async (t) => {
+  const { app } = await createTestApp(t, 'production', { apiRoutes: [fixtureApiRoutes] })
+  const json = { 'content-type': 'application/json' }
+  const cases: Array<[label: string, request: InjectOptions, status: number, code: string]> = [
+    ['bad JSON', { method: 'POST', url: '/api/echo', headers: json, payload: '{"count":' }, 400, 'APP_ERR_BAD_JSON'],
+    ['empty JSON', { method: 'POST', url: '/api/echo', headers: json, payload: '' }, 400, 'APP_ERR_BAD_JSON'],
+    ['wrong type', { method: 'POST', url: '/api/echo', headers: { 'content-type': 'application/xml' }, payload: '<x/>' }, 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE'],
+    ['too large', { method: 'POST', url: '/api/echo', headers: json, payload: `{"count":1,"pad":"${'x'.repeat(1_100_000)}"}` }, 413, 'APP_ERR_BODY_TOO_LARGE'],
+  ]
+  for (const [label, request, status, code] of cases) {
+    const res = await app.inject(request)
+    t.equal(res.statusCode, status, label)
+    const { error } = res.json()
+    t.equal(error.code, code, label)
+    t.equal(error.requestId, res.headers['x-request-id'], `${label}: the request id`)
+    t.notMatch(error.message, /FST_|\/api\/echo/, `${label}: our words`)
+    assertAppAnswer(t, res.headers, res.body, label)
+  }
+})
+
+t.test('requests Node refuses before Fastify sees them: 431 and broken requests, in the app form', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const big = 'x'.repeat(20_000)
+  const page = await rawRequest(origin, `GET /about HTTP/1.1\r\nHost: localhost\r\nX-Big: ${big}\r\n\r\n`)
+  t.equal(page.status, 431)
+  t.equal(page.headers['content-type'], 'text/html; charset=utf-8')
+  t.match(page.body, '<h1>431</h1>')
+  t.equal(page.headers.connection, 'close')
+  assertAppAnswer(t, page.headers, page.body, '431 page')
+  const api = await rawRequest(origin, `GET /api/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${big}\r\n\r\n`)
+  t.equal(api.status, 431)
+  t.equal(JSON.parse(api.body).error.code, 'APP_ERR_HEADERS_TOO_LARGE')
+  t.equal(JSON.parse(api.body).error.requestId, api.headers['x-request-id'])
+  const broken = await rawRequest(origin, 'GET /about\tx HTTP/1.1\r\nHost: localhost\r\n\r\n')
+  t.equal(broken.status, 400, 'a control character in the request line')
+  assertAppAnswer(t, broken.headers, broken.body, 'broken request line')
+})
+
+t.test('no redirect leaves the site', async (t) => {
+  const { app, origin } = await listenTestApp(t)
+  const shapes = ['/\\evil.example/', '/\\/evil.example/', '/%5Cevil.example/', '//evil.example/', '///evil.example/', '/%2F%2Fevil.example/', '/%2F/evil.example/', '/%09/evil.example/', '/%0A/evil.example/', '/%5C%5Cevil.example/', '/./\\evil.example/']
+  for (const shape of shapes) {
+    const html = await app.inject(shape)
+    const location = String(html.headers.location ?? '')
+    if (html.statusCode >= 300 && html.statusCode < 400) {
+      t.ok(isSameSitePath(location), `${shape} -> ${location}`)
+      t.notOk(location.includes('\\'), `${shape}: no backslash`)
+      t.equal(new URL(location, 'http://site.example/').host, 'site.example', `${shape}: a browser stays on the site`)
+    }
+    const data = await app.inject(`/_data${shape}`)
+    if (data.json().kind === 'redirect') {
+      const target = data.json().location
+      t.ok(isSameSitePath(target), `/_data${shape} -> ${target}`)
+      t.equal(new URL(target, 'http://site.example/').host, 'site.example', `/_data${shape}: stays on the site`)
+    }
+  }
+  // Raw tabs and newlines never reach routing: Node refuses the request line.
+  for (const raw of ['/\t/evil.example/', '/\\\t/evil.example/']) {
+    const res = await rawRequest(origin, `GET ${raw} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
+    t.equal(res.status, 400, JSON.stringify(raw))
+    t.equal(res.headers.location, undefined)
+  }
+})
+
+t.test('Host: one, and one this server answers', async (t) => {
+  const { app, origin, logs } = await listenTestApp(t)
+
+  t.test('duplicate or missing Host is a 400 that names the problem', async (t) => {
+    const twice = await rawRequest(origin, 'GET /about HTTP/1.1\r\nHost: localhost\r\nHost: evil.example\r\n\r\n')
+    t.equal(twice.status, 400)
+    t.match(twice.body, 'more than one Host header')
+    assertAppAnswer(t, twice.headers, twice.body, 'duplicate host')
+    const none = await rawRequest(origin, 'GET /about HTTP/1.1\r\n\r\n')
+    t.equal(none.status, 400)
+    t.match(none.body, 'no Host header')
+    const malformed = await rawRequest(origin, 'GET /about HTTP/1.1\r\nHost: evil.example/x\r\n\r\n')
+    t.equal(malformed.status, 400)
+    const http10 = await rawRequest(origin, 'GET /about HTTP/1.0\r\n\r\n')
+    t.equal(http10.status, 200, 'HTTP/1.0 without Host names no host to be misdirected to')
+  })
+
+  t.test('listening on loopback, only the loopback names are answered (DNS rebinding)', async (t) => {
+    for (const host of ['localhost', 'localhost:3000', '127.0.0.1', '127.0.0.1:8080', '[::1]', '[::1]:3000', 'LOCALHOST']) {
+      t.equal((await app.inject({ url: '/about', headers: { host } })).statusCode, 200, host)
+    }
+    for (const host of ['evil.example', 'evil.example:3000', 'localhost.evil.example', '127.0.0.2', '0.0.0.0']) {
+      const res = await app.inject({ url: '/about', headers: { host } })
+      t.equal(res.statusCode, 421, host)
+      t.match(res.body, '<h1>421</h1>')
+      t.notOk(res.body.includes(host), `${host}: not echoed`)
+      assertAppAnswer(t, res.headers, res.body, host)
+    }
+    const api = await app.inject({ url: '/api/nope', headers: { host: 'evil.example' } })
+    t.equal(api.statusCode, 421)
+    t.equal(api.json().error.code, 'APP_ERR_MISDIRECTED')
+    const data = await app.inject({ url: '/_data/about', headers: { host: 'evil.example' } })
+    t.equal(data.json().kind, 'error')
+    t.equal(data.json().status, 421)
+    t.equal((await app.inject({ url: '/api/health', headers: { host: '10.1.2.3:3000' } })).statusCode, 200, 'probes answer any host')
+    t.equal((await app.inject({ url: '/api/ready', headers: { host: '10.1.2.3:3000' } })).statusCode, 200)
+  })
+
+  t.test('a form post to a rebound name is refused before the action runs', async (t) => {
+    const res = await app.inject({
+      method: 'POST',
+      url: '/contact',
+      headers: { host: 'evil.example', origin: 'http://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '_action=send&name=Mallory&email=m%40evil.example&message=hi',
+    })
+    t.equal(res.statusCode, 421)
+    t.notOk(logs.some((line) => JSON.stringify(line).includes('Mallory')), 'the action never ran')
+  })
+})
+
+t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
+  const { app } = await createTestApp(t, 'production', {
+    config: {
+      allowedHosts: ['shop.example', '.example.org', 'pinned.example:8443'].map((entry) => parseHostPattern(entry)!),
+      trustProxy: ['127.0.0.1'],
+    },
+  })
+  const status = async (headers: Record<string, string>) => (await app.inject({ url: '/about', headers, remoteAddress: '127.0.0.1' })).statusCode
+  t.equal(await status({ host: 'shop.example' }), 200)
+  t.equal(await status({ host: 'shop.example:8080' }), 200, 'any port when none is named')
+  t.equal(await status({ host: 'shop.example.' }), 200, 'a fully qualified name')
+  t.equal(await status({ host: 'example.org' }), 200, '.example.org names itself')
+  t.equal(await status({ host: 'a.b.example.org' }), 200, 'and its subdomains')
+  t.equal(await status({ host: 'pinned.example:8443' }), 200)
+  t.equal(await status({ host: 'pinned.example' }), 421, 'a pinned port must match')
+  t.equal(await status({ host: 'localhost' }), 421, 'loopback names only when listed')
+  t.equal(await status({ host: 'evil.example' }), 421)
+  t.equal(await status({ host: 'notshop.example' }), 421)
+  t.equal(await status({ host: '127.0.0.1', 'x-forwarded-host': 'shop.example' }), 200, "the trusted proxy's forwarded host")
+  t.equal(await status({ host: 'shop.example', 'x-forwarded-host': 'evil.example' }), 421, 'a forwarded host that is refused')
+  const { app: untrusted } = await createTestApp(t, 'production', { config: { allowedHosts: [parseHostPattern('shop.example')!] } })
+  const res = await untrusted.inject({ url: '/about', headers: { host: 'shop.example', 'x-forwarded-host': 'evil.example' }, remoteAddress: '10.9.9.9' })
+  t.equal(res.statusCode, 200, 'an untrusted peer cannot forward a host')
+})
+
+t.test('small edges: /assets/ is a 404, an unknown /api route is a 404 whatever its body', async (t) => {
+  const { app } = await createTestApp(t)
+  for (const url of ['/assets/', '/assets//', '/assets/nope.js']) {
+    const res = await app.inject(url)
+    t.equal(res.statusCode, 404, url)
+    t.equal(res.headers['content-type'], 'text/plain; charset=utf-8', url)
+  }
+  t.equal((await app.inject('/assets')).statusCode, 404, '/assets itself is no page either')
+  for (const type of ['application/x-www-form-urlencoded', 'text/xml', 'multipart/form-data; boundary=x', 'application/json']) {
+    const res = await app.inject({ method: 'POST', url: '/api/health', headers: { 'content-type': type }, payload: type === 'application/json' ? '{' : 'a=1' })
+    t.equal(res.statusCode, 404, type)
+    t.equal(res.json().error.code, 'APP_ERR_NOT_FOUND', type)
+  }
+})
