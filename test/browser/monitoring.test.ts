@@ -29,6 +29,9 @@ async function visitRedirectThenNotFound({ page }: TrackedPage) {
   await page.locator('h1', { hasText: 'Noisy' }).waitFor()
 }
 
+/** What the fixture pages throw on purpose: the errors these tests are about. */
+const DELIBERATE_ERRORS = [/on purpose/, /Early failure/, /After the noise/, /ResizeObserver loop/, /a plain string/, /Rendering failed in the browser/]
+
 t.test('browser monitoring', async (t) => {
   const ingest = await startFakeIngest(t)
   const { origin, build } = await listenTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 0) } })
@@ -36,7 +39,7 @@ t.test('browser monitoring', async (t) => {
   const eventsWith = (message: string) => errorEvents().filter((e) => e.exception?.values?.[0]?.value === message)
 
   async function open(t: Test, path: string, before?: (tracked: TrackedPage) => Promise<void>) {
-    const tracked = await openPage(t)
+    const tracked = await openPage(t, {}, DELIBERATE_ERRORS)
     const tunnelled: string[] = []
     tracked.page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/monitoring') tunnelled.push(request.url())
@@ -176,7 +179,7 @@ t.test('transactions from the router', async (t) => {
 
 t.test('without SENTRY_DSN the browser loads no monitoring at all', async (t) => {
   const { origin } = await listenTestApp(t, 'fixture')
-  const tracked = await openPage(t)
+  const tracked = await openPage(t, {}, [/Handler failed on purpose/])
   const scripts: string[] = []
   tracked.page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url())

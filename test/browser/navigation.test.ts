@@ -23,8 +23,8 @@ t.test('navigation engine', async (t) => {
   const countOf = (tracked: TrackedPage, path: string) =>
     tracked.dataRequests.filter((url) => url === `${origin}/_data${path}`).length
 
-  async function open(t: Test, path: string, setup?: (tracked: TrackedPage) => Promise<void>) {
-    const tracked = await openPage(t)
+  async function open(t: Test, path: string, setup?: (tracked: TrackedPage) => Promise<void>, expectedErrors: readonly RegExp[] = []) {
+    const tracked = await openPage(t, {}, expectedErrors)
     await setup?.(tracked)
     await tracked.page.goto(origin + path)
     await waitForHydration(tracked.page)
@@ -148,7 +148,7 @@ t.test('navigation engine', async (t) => {
   t.test('a route chunk that fails to load (removed by a deploy) becomes a document load', async (t) => {
     const tracked = await open(t, '/links', async ({ page }) => {
       await page.route(/\/assets\/chunky-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }))
-    })
+    }, [/Failed to fetch dynamically imported module/])
     await tracked.page.getByRole('link', { name: 'Chunky' }).click()
     await tracked.page.waitForURL(`${origin}/chunky`)
     await tracked.page.locator('h1', { hasText: 'Chunky' }).waitFor()

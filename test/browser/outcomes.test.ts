@@ -14,15 +14,15 @@ const CLIENT_ERROR_TEXT =
 t.test('loader outcomes and render errors in Chromium', async (t) => {
   const { origin } = await listenTestApp(t, 'fixture')
 
-  async function startAt(t: Parameters<typeof openPage>[0], path = '/') {
-    const tracked = await openPage(t)
+  async function startAt(t: Parameters<typeof openPage>[0], path = '/', expectedErrors: readonly RegExp[] = []) {
+    const tracked = await openPage(t, {}, expectedErrors)
     await tracked.page.goto(origin + path)
     await waitForHydration(tracked.page)
     return tracked
   }
 
   t.test('a page that throws while rendering in the browser shows the client-side error text', async (t) => {
-    const { page, errors } = await startAt(t, '/client-crash')
+    const { page, errors } = await startAt(t, '/client-crash', [/Rendering failed in the browser/])
     t.same(errors, [], 'it rendered fine at first')
     await page.getByRole('button', { name: 'Break me' }).click()
     await page.getByText(CLIENT_ERROR_TEXT).waitFor()

@@ -1,12 +1,13 @@
 /**
  * Real Chromium (Debian's package) driven by playwright-core. scripts/test.ts finds
  * or installs it and passes CHROMIUM_PATH. Every page records console errors and
- * uncaught exceptions; tests assert there were none (or exactly the expected ones).
+ * uncaught exceptions, and fails its test on any the test did not declare
+ * (`expectedErrors`); tests may assert on the recorded ones too.
  */
 import tap from 'tap'
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core'
 
-type Test = { teardown(fn: () => unknown): void }
+type Test = { teardown(fn: () => unknown): void; fail(message: string): unknown }
 
 const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -49,7 +50,16 @@ export interface TrackedPage {
   readonly dataFinished: string[]
 }
 
-export async function openPage(t: Test, options: BrowserContextOptions = {}): Promise<TrackedPage> {
+/**
+ * A fresh browser context and page for the test. A console error or uncaught
+ * exception that matches none of `expectedErrors` fails the test at once (a hydration
+ * warning, a CSP violation, a crash the test did not cause on purpose).
+ */
+export async function openPage(
+  t: Test,
+  options: BrowserContextOptions = {},
+  expectedErrors: readonly RegExp[] = [],
+): Promise<TrackedPage> {
   const browser = await launch()
   const context = await browser.newContext(options)
   t.teardown(() => context.close())
@@ -63,12 +73,16 @@ export async function openPage(t: Test, options: BrowserContextOptions = {}): Pr
   page.on('requestfinished', (request) => {
     if (isData(request)) dataFinished.push(request.url())
   })
+  const record = (text: string) => {
+    errors.push(text)
+    if (!expectedErrors.some((expected) => expected.test(text))) t.fail(`unexpected error in the browser: ${text}`)
+  }
   page.on('console', (message) => {
     if (message.type() !== 'error') return
     if (message.text().startsWith('Failed to load resource:')) failedResources.push(message.location().url)
-    else errors.push(message.text())
+    else record(message.text())
   })
-  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`))
+  page.on('pageerror', (error) => record(`uncaught: ${error.message}`))
   page.on('request', (request: Request) => {
     if (request.resourceType() === 'document') documentRequests.push(request.url())
     if (isData(request)) dataRequests.push(request.url())

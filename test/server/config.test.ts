@@ -7,6 +7,7 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.host, '127.0.0.1')
   t.equal(config.logLevel, 'info')
   t.equal(config.trustProxy, false)
+  t.equal(config.allowedHosts, undefined, 'unset: decided from HOST')
   t.same(config.allowedOrigins, [])
   t.equal(config.shutdownDelayMs, 5_000)
   t.equal(config.shutdownGraceMs, 10_000)
@@ -24,6 +25,16 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ TRUST_PROXY: '2' }, { trustProxy: 2 }],
     [{ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }, { trustProxy: ['10.0.0.0/8', '127.0.0.1'] }],
     [{ TRUST_PROXY: '::1,fd00::/8' }, { trustProxy: ['::1', 'fd00::/8'] }],
+    [{ TRUST_PROXY: 'loopback, uniquelocal' }, { trustProxy: ['loopback', 'uniquelocal'] }],
+    [{ ALLOWED_HOSTS: 'app.example.com, .example.org, localhost:3000, [::1], *' }, {
+      allowedHosts: [
+        { kind: 'name', hostname: 'app.example.com', subdomains: false, port: undefined },
+        { kind: 'name', hostname: 'example.org', subdomains: true, port: undefined },
+        { kind: 'name', hostname: 'localhost', subdomains: false, port: '3000' },
+        { kind: 'name', hostname: '[::1]', subdomains: false, port: undefined },
+        { kind: 'any' },
+      ],
+    }],
     [{ ALLOWED_ORIGINS: 'https://a.example, http://localhost:5173' }, { allowedOrigins: ['https://a.example', 'http://localhost:5173'] }],
     [{ ALLOWED_ORIGINS: 'https://a.example/' }, { allowedOrigins: ['https://a.example'] }],
     [{ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_GRACE_MS: '30000' }, { shutdownDelayMs: 0, shutdownGraceMs: 30_000 }],
@@ -41,6 +52,14 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/8,evil' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '999.1.1.1' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: ':::::' }, 'TRUST_PROXY'],
+    [{ TRUST_PROXY: '10.0.0.1,' }, 'TRUST_PROXY'],
+    [{ ALLOWED_HOSTS: '' }, 'ALLOWED_HOSTS'],
+    [{ ALLOWED_HOSTS: 'https://app.example.com' }, 'ALLOWED_HOSTS'],
+    [{ ALLOWED_HOSTS: 'app.example.com/path' }, 'ALLOWED_HOSTS'],
+    [{ ALLOWED_HOSTS: 'a b' }, 'ALLOWED_HOSTS'],
     [{ ALLOWED_ORIGINS: 'a.example' }, 'ALLOWED_ORIGINS'],
     [{ SHUTDOWN_DELAY_MS: '5s' }, 'SHUTDOWN_DELAY_MS'],
     [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],
