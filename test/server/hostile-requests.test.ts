@@ -153,6 +153,20 @@ t.test('no redirect leaves the site', async (t) => {
       t.equal(new URL(target, 'http://site.example/').host, 'site.example', `/_data${shape}: stays on the site`)
     }
   }
+  // Dot segments as a client sends them raw (app.inject would resolve them first).
+  const dotted: Array<[raw: string, to: string]> = [
+    ['/items/../about', '/about'],
+    ['/%2E%2e/about', '/about'],
+    ['/./%5Cevil.example/', '/%5Cevil.example'],
+    ['/a/..//evil.example', '/evil.example'],
+  ]
+  for (const [raw, to] of dotted) {
+    const res = await rawRequest(origin, `GET ${raw} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)
+    t.equal(res.status, 308, raw)
+    t.equal(res.headers.location, to, raw)
+    const data = await rawRequest(origin, `GET /_data${raw} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)
+    t.same(JSON.parse(data.body).location, to, `/_data${raw}`)
+  }
   // Raw tabs and newlines never reach routing: Node refuses the request line.
   for (const raw of ['/\t/evil.example/', '/\\\t/evil.example/']) {
     const res = await rawRequest(origin, `GET ${raw} HTTP/1.1\r\nHost: localhost\r\n\r\n`)

@@ -1,0 +1,75 @@
+/**
+ * Encoded and odd URLs in Chromium: the page the server rendered is the page that
+ * hydrates, with no console warning and no request for its own data (the server's key
+ * and the browser's key for it are the same), for named cases and for a sample of
+ * generated URLs.
+ */
+import fc from 'fast-check'
+import t from 'tap'
+import { locationKey } from '../../shared/location.js'
+import { listenTestApp } from '../helpers/app.js'
+import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
+import { productionUrl } from '../helpers/generated-urls.js'
+
+/** The keys of the page-data requests made since `from`. */
+function dataKeysSince(tracked: TrackedPage, from: number): string[] {
+  return tracked.dataRequests.slice(from).map((href) => {
+    const url = new URL(href)
+    return locationKey(url.pathname.slice('/_data'.length), url.search)
+  })
+}
+
+t.test('encoded URLs hydrate the page the server rendered', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const tracked = await openPage(t)
+  const cases: Array<[url: string, heading: string]> = [
+    ['/contact?name=%E5%90%8D', 'Contact'],
+    ['/items/1?q=a%20b', 'Item list 1'],
+    ['/items/1?q=a+b', 'Item list 1'],
+    ['/items/%31', 'Item list 1'],
+    ['/%D1%88%D0%B5%D0%BB%D0%BB%D1%8B', '404: This page could not be found.'],
+    ['/this-is/100%25%20true', '404: This page could not be found.'],
+  ]
+  for (const [url, heading] of cases) {
+    const from = tracked.dataRequests.length
+    await tracked.page.goto(origin + url)
+    await waitForHydration(tracked.page)
+    t.equal(await tracked.page.locator('main h1').first().textContent(), heading, url)
+    const here = new URL(tracked.page.url())
+    t.notOk(dataKeysSince(tracked, from).includes(locationKey(here.pathname, here.search)), `${url}: no request for its own data`)
+  }
+  t.same(tracked.errors, [])
+})
+
+t.test('a client navigation to an encoded URL and back shows the right pages', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const tracked = await openPage(t)
+  await tracked.page.goto(`${origin}/about`)
+  await waitForHydration(tracked.page)
+  // A navigation the way a link would do it, through the app's router.
+  await tracked.page.evaluate(() => {
+    history.pushState(null, '', '/this-is/100%25%20true')
+    dispatchEvent(new PopStateEvent('popstate'))
+  })
+  await tracked.page.locator('main h1', { hasText: '404: This page could not be found.' }).waitFor()
+  await tracked.page.goBack()
+  await tracked.page.locator('main h1', { hasText: 'About' }).waitFor()
+  t.equal(tracked.documentRequests.length, 1, 'no document load')
+})
+
+t.test('generated URLs: a sample of 50 hydrate with no warning and no request for their own data', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const tracked = await openPage(t)
+  const urls = fc.sample(productionUrl, 50)
+  for (const url of urls) {
+    const from = tracked.dataRequests.length
+    const response = await tracked.page.goto(origin + url)
+    await waitForHydration(tracked.page)
+    const text = (await tracked.page.locator('main').textContent())?.trim() ?? ''
+    t.ok(text.length > 0, `${url} (${response?.status()}): the page shows something`)
+    const here = new URL(tracked.page.url())
+    const own = locationKey(here.pathname, here.search)
+    t.notOk(dataKeysSince(tracked, from).includes(own), `${url}: no request for its own data`)
+  }
+  t.same(tracked.errors, [], 'no console error or warning on any of them')
+})
