@@ -79,13 +79,19 @@ export function hostPolicy(listenHost: string, allowedHosts: readonly HostPatter
   const implicitAny = allowedHosts === undefined && !isLoopbackAddress(listenHost)
   const patterns = allowedHosts ?? (implicitAny ? [{ kind: 'any' as const }] : LOOPBACK_NAMES)
   const anyHost = patterns.some((pattern) => pattern.kind === 'any')
+  function verdictOn(host: string): HostVerdict {
+    const name = parseHostName(host)
+    if (!name) return 'malformed'
+    if (anyHost) return 'allowed'
+    return patterns.some((pattern) => matches(pattern, name)) ? 'allowed' : 'refused'
+  }
+  // Nearly every request names the same host as the one before: decide that once.
+  let last: { host: string; verdict: HostVerdict } = { host: '', verdict: verdictOn('') }
   return {
     check(host) {
       if (host === undefined) return 'allowed'
-      const name = parseHostName(host)
-      if (!name) return 'malformed'
-      if (anyHost) return 'allowed'
-      return patterns.some((pattern) => matches(pattern, name)) ? 'allowed' : 'refused'
+      if (host !== last.host) last = { host, verdict: verdictOn(host) }
+      return last.verdict
     },
     warning: implicitAny
       ? `ALLOWED_HOSTS is unset and HOST is ${listenHost}: requests for any host name are answered. ` +
