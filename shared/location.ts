@@ -46,8 +46,12 @@ function decodeSegment(segment: string): string | undefined {
   }
 }
 
+/** A path made only of characters that need no encoding (and no `%`): already canonical. */
+const PLAIN_PATH = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*$/
+
 /** The canonical form of a raw pathname, or undefined when its percent-encoding is malformed. */
 export function canonicalPathname(pathname: string): string | undefined {
+  if (PLAIN_PATH.test(pathname)) return pathname
   if (!pathname.startsWith('/')) return undefined
   const segments = pathname.split('/')
   for (let i = 1; i < segments.length; i++) {
