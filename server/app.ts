@@ -17,6 +17,7 @@ import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js
 import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
 import { appView, type AppView } from './render/app-view.js'
+import { createPageResponder } from './render/page-responder.js'
 import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
@@ -170,9 +171,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
   }
   const { dsn } = config.monitoring
-  const view = development?.view ?? constant(appView(options.definition ?? appDefinition))
-  const pages = {
-    view,
+  const pages = createPageResponder({
+    view: development?.view ?? constant(appView(options.definition ?? appDefinition)),
     development: development !== undefined,
     manifest,
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
@@ -188,9 +188,9 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
           },
         }
       : {}),
-  }
-  app.register(pagesPlugin, pages)
-  app.register(actionsPlugin, { ...pages, allowedOrigins: config.allowedOrigins })
+  })
+  app.register(pagesPlugin, { pages })
+  app.register(actionsPlugin, { pages, allowedOrigins: config.allowedOrigins })
   return app
 }
 

@@ -1,8 +1,9 @@
 /**
- * The monitoring tunnel's URL rules (DESIGN §7), one module for both sides: the
- * browser builds its `tunnel` option from the DSN with `tunnelPathFor`, and the server
- * accepts a tunnel request only when its query is exactly what `tunnelPathFor` gives
- * for an allowed DSN (and the envelope names that same DSN).
+ * The monitoring tunnel's URL rules (docs/architecture.md, "Monitoring"): how a DSN
+ * is read, and the tunnel URL the browser is given for it (`tunnelPathFor`). The
+ * server forwards a tunnel request only when its query is exactly what `tunnelPathFor`
+ * gives for an allowed DSN and the envelope names that same DSN
+ * (server/monitoring/tunnel-request.ts).
  *
  * `o` is the organisation id from a sentry.io ingest host (`o123.ingest.sentry.io`),
  * `r` its region (`o123.ingest.de.sentry.io` -> `de`), `p` the project id. A
@@ -58,37 +59,7 @@ export function ingestUrlFor(dsn: ParsedDsn, upstream?: string): string {
   return `${origin}${dsn.pathPrefix}/api/${dsn.projectId}/envelope/`
 }
 
-export interface TunnelQuery {
-  readonly o: string
-  readonly p: string
-  readonly r: string | undefined
-}
-
-/**
- * Checks a tunnel request's query: `o` and `p` digits, `r` two lowercase letters or
- * absent, nothing else. Returns the query, or the name of the first bad parameter and why.
- */
-export function parseTunnelQuery(
-  query: Readonly<Record<string, unknown>>,
-): { ok: true; query: TunnelQuery } | { ok: false; parameter: string; problem: string } {
-  for (const name of Object.keys(query)) {
-    if (name !== 'o' && name !== 'p' && name !== 'r') return { ok: false, parameter: name, problem: 'is not a tunnel parameter' }
-  }
-  const { o, p, r } = query
-  if (typeof o !== 'string' || !/^\d{1,20}$/.test(o)) return { ok: false, parameter: 'o', problem: 'must be the organisation id (digits)' }
-  if (typeof p !== 'string' || !/^\d{1,20}$/.test(p)) return { ok: false, parameter: 'p', problem: 'must be the project id (digits)' }
-  if (r !== undefined && (typeof r !== 'string' || !/^[a-z]{2}$/.test(r))) {
-    return { ok: false, parameter: 'r', problem: 'must be a region of two lowercase letters' }
-  }
-  return { ok: true, query: { o, p, r: r as string | undefined } }
-}
-
-/** True when a tunnel query names this DSN. */
-export function queryNamesDsn(query: TunnelQuery, dsn: ParsedDsn): boolean {
-  return query.o === dsn.orgId && query.p === dsn.projectId && query.r === dsn.region
-}
-
-/** What the page tells the browser SDK (DESIGN §5: part of the document). Nothing else leaves the server. */
+/** What the page tells the browser SDK (part of the document). Nothing else leaves the server. */
 export interface BrowserMonitoringConfig {
   readonly dsn: string
   readonly tunnel: string

@@ -77,6 +77,11 @@ export function route<Data>() {
   }): RouteDef<Pattern, Data, Actions> => def
 }
 
+/** The methods a page answers (its `Allow` header): POST only when it declares actions. */
+export function allowedMethods(route: AnyRoute): string {
+  return Object.keys(route.actions ?? {}).length > 0 ? 'GET, HEAD, POST' : 'GET, HEAD'
+}
+
 /** A successful match: which route, and its decoded, validated params. */
 export interface RouteMatch<Table extends RouteTable = RouteTable> {
   readonly id: keyof Table & string

@@ -1,5 +1,5 @@
 /**
- * Server actions (DESIGN §5): `POST <page path>` with a urlencoded body naming the
+ * Server actions (docs/architecture.md, "Server actions"): `POST <page path>` with a urlencoded body naming the
  * action in `_action`. Checked in this order, cheapest first:
  * 1. the origin (before the body is read): 403;
  * 2. the content type (only urlencoded is parsed here): 415; the size (1 MiB): 413;
@@ -14,29 +14,25 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
 import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
-import type { ActionsDecl, AnyRoute } from '../../shared/route-table.js'
+import { allowedMethods, type ActionsDecl } from '../../shared/route-table.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { ActionHandler } from '../page-definition.js'
-import { devErrorOf, locationOfTarget, resolvePage } from '../render/resolve-page.js'
+import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
+import type { PageResponder } from '../render/page-responder.js'
 import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, statusOf } from '../http-errors.js'
 import { ErrorCode } from '../../shared/errors.js'
-import { sendPageDocument, type DocumentContext } from '../render/send-page.js'
 import { crossOriginProblem } from '../same-origin.js'
 
 /** The largest form body accepted: forms carry text, not uploads. */
 export const ACTION_BODY_LIMIT = 1024 * 1024
 
-export interface ActionsPluginOptions extends DocumentContext {
+export interface ActionsPluginOptions {
+  readonly pages: PageResponder
   /** Origins besides this site's own that may post forms (ALLOWED_ORIGINS). */
   readonly allowedOrigins: readonly string[]
 }
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
-
-/** The methods a page answers (its `Allow` header): POST only when it declares actions. */
-export function allowedMethods(route: AnyRoute): string {
-  return Object.keys(route.actions ?? {}).length > 0 ? 'GET, HEAD, POST' : 'GET, HEAD'
-}
 
 function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json')
@@ -44,8 +40,8 @@ function wantsJson(request: FastifyRequest): boolean {
 
 export default async function actionsPlugin(fastify: FastifyInstance, opts: ActionsPluginOptions) {
   const allowedOrigins = new Set(opts.allowedOrigins)
-  const { manifest, development } = opts
-  const { buildId } = manifest
+  const { pages } = opts
+  const { buildId } = pages
 
   /** A refusal or failure, as JSON for scripts and as an error page for browsers. */
   async function sendProblem(
@@ -61,12 +57,12 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, digest))
     const location = locationOfTarget(request.url)
     if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
-    const devError = development && failure ? { devError: devErrorOf(failure.error) } : {}
+    const devError = pages.development && failure ? { devError: devErrorOf(failure.error) } : {}
     const payload =
       status >= 500
         ? { kind: 'error' as const, status, digest, buildId, ...devError }
         : { kind: 'error' as const, status, message, buildId }
-    return sendPageDocument(reply, opts, payload, location)
+    return pages.sendDocument(reply, pages.view(), location, payload)
   }
 
   fastify.removeAllContentTypeParsers()
@@ -110,7 +106,8 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       if (!(request.body instanceof URLSearchParams)) {
         return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Forms must be sent as ${FORM_TYPE}.`)
       }
-      const { definition } = opts.view()
+      const view = pages.view()
+      const { definition } = view
       const match = definition.router.match(location.pathname)
       if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
       const declared: ActionsDecl = match.route.actions ?? {}
@@ -155,11 +152,11 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       reply.header('cache-control', NO_STORE)
       if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
       // No JavaScript: the page again, with the errors next to their fields.
-      const resolution = await resolvePage({ definition, buildId, development }, request, location)
+      const resolution = await pages.resolve(request, view, location)
       if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
       const page = resolution.payload
       const payload = page.kind === 'page' ? { ...page, status: 422 as const, action: state } : page
-      return sendPageDocument(reply, opts, payload, location)
+      return pages.sendDocument(reply, view, location, payload)
     },
   )
 }

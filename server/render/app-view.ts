@@ -2,16 +2,15 @@
  * The React side of the server as one value: the application's pages (loaders and
  * components) and the functions that render them. Production builds it once from the
  * bundle's own modules. In development (`npm run dev`) Vite's module runner loads the
- * same modules, fresh after every edit, so the plugins ask for the view per request
- * instead of importing it (server/development/).
+ * same modules, fresh after every edit, so the page responder asks for the view once
+ * per request instead of importing it (server/development/).
  */
 import type { AnyAppDefinition } from '../page-definition.js'
-import { renderDocument, sendRenderedPage, streamPage } from './render-page.js'
+import { renderStream, renderWhole } from './render-page.js'
 
 export interface PageRenderer {
-  readonly renderDocument: typeof renderDocument
-  readonly sendRenderedPage: typeof sendRenderedPage
-  readonly streamPage: typeof streamPage
+  readonly renderWhole: typeof renderWhole
+  readonly renderStream: typeof renderStream
 }
 
 export interface AppView {
@@ -20,5 +19,5 @@ export interface AppView {
 }
 
 export function appView(definition: AnyAppDefinition): AppView {
-  return { definition, renderer: { renderDocument, sendRenderedPage, streamPage } }
+  return { definition, renderer: { renderWhole, renderStream } }
 }

@@ -1,0 +1,195 @@
+/**
+ * Page delivery, from request to answer, in one place (docs/architecture.md, "Page
+ * delivery"). Built once by app.ts from the loaded pages, the client build's manifest,
+ * the mode and the monitoring config; the pages and actions plugins route requests
+ * here and keep only their HTTP checks. For one request it:
+ *
+ * 1. reads the canonical location (a malformed one is refused with 400);
+ * 2. answers a static route from memory when it can (ETag, 304);
+ * 3. resolves the page once (resolve-page.ts: match, loader, outcome);
+ * 4. picks the cache policy, renders (render-page.tsx returns a result, never sends)
+ *    and sends the document, the page data, or the 500 page when rendering failed.
+ *
+ * The view (pages and renderer) is read once per request: always the same in
+ * production, the latest edit in development.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { BuildManifest } from '../../shared/build-manifest.js'
+import { DATA_PREFIX } from '../../shared/constants.js'
+import { digestOf } from '../../shared/digest.js'
+import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
+import type { CanonicalLocation } from '../../shared/location.js'
+import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
+import type { RedirectPayload, ScreenPayload } from '../../shared/page-payload.js'
+import type { ReadyPage } from '../../client/runtime/page-source.js'
+import { MALFORMED_URL, NO_STORE } from '../http-errors.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
+import type { AppView } from './app-view.js'
+import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
+import { renderShellErrorDocument } from './document.js'
+import type { PageRender } from './render-page.js'
+import { devErrorOf, locationOfTarget, resolvePage, type Resolution } from './resolve-page.js'
+import { NONCE_PLACEHOLDER, StaticCache, withNonce, type StaticData, type StaticPage } from './static-pages.js'
+
+export interface PageResponderOptions {
+  /** The pages and their renderer: always the same in production, the latest edit in development. */
+  readonly view: () => AppView
+  readonly manifest: BuildManifest
+  /**
+   * `npm run dev`: pages are never cached (an edit must show on the next request) and
+   * failures carry their message and stack to the browser's error overlay.
+   */
+  readonly development: boolean
+  /** A streamed render still running after this long is aborted. */
+  readonly renderTimeoutMs: number
+  /** The browser's monitoring config, written into every page; absent without SENTRY_DSN. */
+  readonly monitoring?: BrowserMonitoringConfig
+}
+
+/** What the plugins ask of page delivery. */
+export interface PageResponder {
+  readonly buildId: string
+  /** `npm run dev`: failures carry their message and stack to the browser's error overlay. */
+  readonly development: boolean
+  /** GET a page path: the HTML document. */
+  respondHtml(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
+  /** GET `/_data<page path>`: the same page as JSON. */
+  respondData(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
+  /** The view of this request (pages and renderer); ask once, pass it on. */
+  view(): AppView
+  /** What a location shows (a form post's page, rendered again after a refusal). */
+  resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation): Promise<Resolution>
+  /** Sends a payload as this location's HTML document (a form post's 422 page, or its error page). */
+  sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload): Promise<FastifyReply>
+}
+
+export function createPageResponder(opts: PageResponderOptions): PageResponder {
+  const { manifest, development } = opts
+  const { buildId } = manifest
+  const staticPages = new StaticCache<StaticPage>()
+  const staticData = new StaticCache<StaticData>()
+
+  /** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
+  const mayCache = (payload: ScreenPayload) => !development && isCacheable(payload)
+
+  function isStreamed(view: AppView, payload: ScreenPayload): boolean {
+    return payload.kind === 'page' && view.definition.router.routes[payload.routeId]?.stream === true
+  }
+
+  function rememberData(key: string, payload: ScreenPayload): StaticData {
+    const data = { json: JSON.stringify(payload), etag: etagFor('data', payload) }
+    staticData.set(key, data)
+    return data
+  }
+
+  async function readyPage(view: AppView, payload: ScreenPayload): Promise<ReadyPage> {
+    if (payload.kind !== 'page') return { payload }
+    const { default: module } = await view.definition.clientPages[payload.routeId]!()
+    return { payload, module }
+  }
+
+  function pageRender(page: ReadyPage, location: CanonicalLocation, nonce: PageRender['nonce']): PageRender {
+    return { manifest, page, location, nonce, development, ...(opts.monitoring ? { monitoring: opts.monitoring } : {}) }
+  }
+
+  /** A render that failed: reported with its digest; the 500 page (with the overlay in development) goes out. */
+  function sendRenderFailure(reply: FastifyReply, payload: ScreenPayload, error: unknown): FastifyReply {
+    const digest = digestOf(error)
+    reportServerError(reply.request, error, 'render failed', { digest, ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}) })
+    const overlay = development ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style } : undefined
+    return reply
+      .code(500)
+      .header('cache-control', NO_STORE)
+      .type('text/html; charset=utf-8')
+      .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
+  }
+
+  function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
+    reply.header('cache-control', STATIC_CACHE_CONTROL)
+    if (isNotModified(request, reply, page.etag)) return reply.code(304).send()
+    return reply.code(200).type('text/html; charset=utf-8').send(withNonce(page.template, reply.cspNonce.script))
+  }
+
+  function sendStaticData(request: FastifyRequest, reply: FastifyReply, data: StaticData) {
+    reply.header('cache-control', STATIC_CACHE_CONTROL)
+    if (isNotModified(request, reply, data.etag)) return reply.code(304).send()
+    return reply.code(200).type('application/json; charset=utf-8').send(data.json)
+  }
+
+  async function sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
+    const page = await readyPage(view, payload)
+    const render = pageRender(page, location, reply.cspNonce)
+    // A static route's page is rendered once, with a placeholder for the nonce, and kept.
+    if (mayCache(payload) && !isStreamed(view, payload)) {
+      const result = view.renderer.renderWhole(pageRender(page, location, { script: NONCE_PLACEHOLDER, style: NONCE_PLACEHOLDER }))
+      if (!result.ok) return sendRenderFailure(reply, payload, result.error)
+      const cached: StaticPage = { template: result.body, etag: etagFor('html', payload) }
+      staticPages.set(location.key, cached)
+      rememberData(location.key, payload) // the client's next navigation here needs no loader run either
+      return sendStaticPage(reply.request, reply, cached)
+    }
+    const cacheControl = mayCache(payload) ? STATIC_CACHE_CONTROL : NO_STORE
+    if (isStreamed(view, payload)) {
+      const aborted = new AbortController()
+      reply.raw.on('close', () => {
+        if (!reply.raw.writableFinished) aborted.abort()
+      })
+      const result = await view.renderer.renderStream(render, {
+        timeoutMs: opts.renderTimeoutMs,
+        signal: aborted.signal,
+        onRecoverableError: (error) => {
+          const digest = digestOf(error)
+          reportServerError(reply.request, error, 'render failed', { digest, ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}) })
+          return digest
+        },
+      })
+      if (!result.ok) return sendRenderFailure(reply, payload, result.error)
+      return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(result.body)
+    }
+    const result = view.renderer.renderWhole(render)
+    if (!result.ok) return sendRenderFailure(reply, payload, result.error)
+    return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(result.body)
+  }
+
+  function resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation) {
+    return resolvePage({ definition: view.definition, buildId, development }, request, location)
+  }
+
+  return {
+    buildId,
+    development,
+    view: opts.view,
+    resolve,
+    sendDocument,
+
+    async respondHtml(request, reply) {
+      const location = locationOfTarget(request.url)
+      if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
+      const cached = staticPages.get(location.key)
+      if (cached) return sendStaticPage(request, reply, cached)
+      const view = opts.view()
+      const resolution = await resolve(request, view, location)
+      if (resolution.kind === 'redirect') {
+        return reply.header('cache-control', NO_STORE).redirect(resolution.location, resolution.status)
+      }
+      return sendDocument(reply, view, location, resolution.payload)
+    },
+
+    async respondData(request, reply) {
+      const location = locationOfTarget(request.url.slice(DATA_PREFIX.length))
+      if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
+      const cached = staticData.get(location.key)
+      if (cached) return sendStaticData(request, reply, cached)
+      const resolution = await resolve(request, opts.view(), location)
+      if (resolution.kind === 'redirect') {
+        // A fetch would follow a real 3xx on its own; the client must see the target
+        // to navigate to it, so the redirect travels as data.
+        const redirect: RedirectPayload = { kind: 'redirect', status: resolution.status, location: resolution.location, buildId }
+        return reply.header('cache-control', NO_STORE).send(redirect)
+      }
+      const { payload } = resolution
+      if (mayCache(payload)) return sendStaticData(request, reply, rememberData(location.key, payload))
+      return reply.header('cache-control', NO_STORE).code(payload.status).send(payload)
+    },
+  }
+}
