@@ -2,6 +2,6 @@
 import './styles.css'
 import { router } from '../shared/routes.js'
 import { pages } from './pages/index.js'
-import { startClient } from './runtime/start.js'
+import { startClient } from './browser/start.js'
 
 void startClient({ router, pages })

@@ -15,7 +15,7 @@ import * as Sentry from '@sentry/browser'
 import { MAX_BREADCRUMBS } from '../../shared/constants.js'
 import { isRedirect } from '../../shared/errors.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
-import type { NavigationEngine } from '../runtime/navigation-engine.js'
+import type { NavigationEngine } from '../browser/navigation-engine.js'
 import { connectErrorSink } from './client-errors.js'
 import { DENIED_URLS, IGNORED_MESSAGES } from './noise.js'
 

@@ -1,6 +1,6 @@
 import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
-import { Form } from '../components/form.js'
-import { Link } from '../components/link.js'
+import { Form } from '../app/form.js'
+import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
 export default definePage(routes.contact, { title: (data) => (data.sent ? 'Message sent' : 'Contact'), Component: ContactPage })

@@ -1,5 +1,5 @@
 import { routes } from '../../shared/routes.js'
-import { Link } from '../components/link.js'
+import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
 export default definePage(routes.home, { title: () => 'Home', Component: HomePage })

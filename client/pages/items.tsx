@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { href, routes } from '../../shared/routes.js'
-import { Link } from '../components/link.js'
+import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
 export default definePage(routes.items, { title: (data) => data.title, Component: ItemsPage })

@@ -3,8 +3,8 @@
  * core, with nothing else. Prints the renders per second.
  */
 import { renderToString } from 'react-dom/server'
-import { AppRoot } from '../../client/components/app-root.js'
-import { singlePageSource } from '../../client/runtime/page-source.js'
+import { AppRoot } from '../../client/app/app-root.js'
+import { singlePageSource } from '../../client/app/page-source.js'
 import items from '../../client/pages/items.js'
 import { appDefinition } from '../../server/pages/index.js'
 

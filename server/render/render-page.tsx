@@ -12,9 +12,9 @@
  */
 import { Transform, type Readable } from 'node:stream'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
-import { AppRoot } from '../../client/components/app-root.js'
-import { singlePageSource, type ReadyPage } from '../../client/runtime/page-source.js'
-import { titleOf } from '../../client/runtime/page-title.js'
+import { AppRoot } from '../../client/app/app-root.js'
+import { singlePageSource, type ReadyPage } from '../../client/app/page-source.js'
+import { titleOf } from '../../client/app/page-title.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import type { CanonicalLocation } from '../../shared/location.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'

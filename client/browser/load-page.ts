@@ -6,7 +6,7 @@
  */
 import { dataUrl, isPayload, type RedirectPayload } from '../../shared/page-payload.js'
 import type { Router } from '../../shared/route-table.js'
-import type { ReadyPage } from './page-source.js'
+import type { ReadyPage } from '../app/page-source.js'
 import type { PageModules } from './page-modules.js'
 
 export type LoadResult =

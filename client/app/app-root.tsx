@@ -1,9 +1,8 @@
 import { useEffect } from 'react'
 import { Router } from 'wouter'
 import { MAIN_ELEMENT_ID } from '../../shared/constants.js'
-import { NavigationContext } from '../runtime/navigation-context.js'
-import type { NavigationEngine } from '../runtime/navigation-engine.js'
-import { PageSourceContext, type PageSource } from '../runtime/page-source.js'
+import { NavigationContext, type AppNavigation } from './navigation-context.js'
+import { PageSourceContext, type PageSource } from './page-source.js'
 import { NavigationProgress, RouteAnnouncer } from './navigation-status.js'
 import { PageHost } from './page-host.js'
 import { RootErrorBoundary } from './root-error-boundary.js'
@@ -14,7 +13,7 @@ export interface AppRootProps {
   readonly ssrPath?: string
   readonly ssrSearch?: string
   /** Browser only: loads pages ahead of and during navigation. */
-  readonly navigation?: NavigationEngine
+  readonly navigation?: AppNavigation
   /** Browser only: called once, after hydration has committed. */
   readonly onHydrated?: () => void
 }

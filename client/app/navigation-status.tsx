@@ -1,6 +1,6 @@
 import { useContext, useSyncExternalStore } from 'react'
-import { NavigationContext } from '../runtime/navigation-context.js'
-import type { NavigationState } from '../runtime/navigation-engine.js'
+import { NavigationContext } from './navigation-context.js'
+import type { NavigationState } from './navigation-context.js'
 
 const IDLE: NavigationState = { slow: false, announcement: '' }
 const noSubscription = () => () => {}

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
 import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import type { ErrorPayload } from '../../shared/page-payload.js'
-import { showDevError } from '../runtime/dev-overlay.js'
+import { showDevError } from './dev-overlay.js'
 
 
 /**

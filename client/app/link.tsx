@@ -1,7 +1,6 @@
 import { useContext, useEffect, useRef, type AnchorHTMLAttributes, type ReactNode, type SyntheticEvent } from 'react'
 import { Link as WouterLink } from 'wouter'
-import { observeLink } from '../runtime/link-visibility.js'
-import { NavigationContext } from '../runtime/navigation-context.js'
+import { NavigationContext } from './navigation-context.js'
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
   /** A path on this site; build it with `href(id, params)` from shared/routes. */
@@ -25,7 +24,7 @@ export function Link({ href, replace, prefetch = true, children, onMouseEnter, o
 
   useEffect(() => {
     if (!engine || !prefetch || !ref.current) return
-    return observeLink(ref.current, href, engine)
+    return engine.observeLink(ref.current, href)
   }, [engine, prefetch, href])
 
   function withIntent<E extends SyntheticEvent>(handler: ((event: E) => void) | undefined) {

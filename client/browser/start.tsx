@@ -10,7 +10,7 @@ import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-er
 import { locationKey } from '../../shared/location.js'
 import type { AnyPayload } from '../../shared/page-payload.js'
 import type { Router, RouteTable } from '../../shared/route-table.js'
-import { AppRoot } from '../components/app-root.js'
+import { AppRoot } from '../app/app-root.js'
 import type { PageImports } from '../page-module.js'
 import { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'

@@ -16,8 +16,8 @@ import { useLocation } from 'wouter'
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
 import { locationKey, parseTarget } from '../../shared/location.js'
 import type { ActionFields, ActionName, AnyRoute } from '../../shared/route-table.js'
-import { ActionStateContext } from '../runtime/action-state.js'
-import { NavigationContext } from '../runtime/navigation-context.js'
+import { ActionStateContext } from './action-state.js'
+import { NavigationContext } from './navigation-context.js'
 
 export interface FieldProps<Field extends string> {
   readonly name: Field

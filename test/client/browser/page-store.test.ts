@@ -1,6 +1,6 @@
 import t from 'tap'
-import { PageModules } from '../../../client/runtime/page-modules.js'
-import { PageStore } from '../../../client/runtime/page-store.js'
+import { PageModules } from '../../../client/browser/page-modules.js'
+import { PageStore } from '../../../client/browser/page-store.js'
 import type { ScreenPayload } from '../../../shared/page-payload.js'
 import { createRouter } from '../../../shared/route-table.js'
 

@@ -6,7 +6,7 @@
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../shared/constants.js'
 import { loadPage, type LoadContext, type LoadResult } from './load-page.js'
-import type { PageSource, ReadyPage } from './page-source.js'
+import type { PageSource, ReadyPage } from '../app/page-source.js'
 
 interface Entry {
   readonly page: ReadyPage

@@ -1,0 +1,92 @@
+/**
+ * Where the user lands once a navigation's page is on screen: scroll to the top or the
+ * `#hash` after a push, back to where it was after back/forward, and focus on the
+ * page's main element (so the next Tab starts there and screen readers follow). Each
+ * history entry gets an id, so its scroll position survives moving away and back.
+ */
+import { MAIN_ELEMENT_ID } from '../../shared/constants.js'
+
+/** What arriving does to the document; replaceable in tests. */
+export interface ArrivalDocument {
+  scrollY(): number
+  scrollTo(y: number): void
+  /** Scrolls to the element the hash names, or to the top when there is none. */
+  scrollToHash(hash: string): void
+  focusMain(): void
+}
+
+type Pending = { readonly kind: 'push'; readonly hash: string } | { readonly kind: 'pop'; readonly scrollY: number }
+
+export class Arrival {
+  #entry: string
+  #pending: Pending | undefined
+  readonly #positions = new Map<string, number>()
+  readonly #document: ArrivalDocument
+
+  /** `entry`: the id of the history entry on screen (from `history.state`), if it has one. */
+  constructor(entry: string | undefined, document: ArrivalDocument = browserDocument) {
+    this.#entry = entry ?? newEntryId()
+    this.#document = document
+  }
+
+  /** The id of the history entry on screen. */
+  get entry(): string {
+    return this.#entry
+  }
+
+  /** True while an arrival waits for its page to be shown. */
+  get pending(): boolean {
+    return this.#pending !== undefined
+  }
+
+  /** A new entry is about to be pushed: remembers this one's scroll; returns the new entry's id. */
+  push(hash: string): string {
+    this.#positions.set(this.#entry, this.#document.scrollY())
+    this.#entry = newEntryId()
+    this.#pending = { kind: 'push', hash }
+    return this.#entry
+  }
+
+  /** Back/forward moved to the entry `id`: remembers the one left, and returns to where `id` was scrolled. */
+  pop(id: string | undefined): void {
+    this.#positions.set(this.#entry, this.#document.scrollY())
+    this.#entry = id ?? newEntryId()
+    this.#pending = { kind: 'pop', scrollY: this.#positions.get(this.#entry) ?? 0 }
+  }
+
+  /** The page is on screen: scroll and focus as the pending arrival says; false when none was pending. */
+  arrive(): boolean {
+    const pending = this.#pending
+    if (!pending) return false
+    this.#pending = undefined
+    if (pending.kind === 'pop') this.#document.scrollTo(pending.scrollY)
+    else this.#document.scrollToHash(pending.hash)
+    this.#document.focusMain()
+    return true
+  }
+}
+
+function newEntryId(): string {
+  return Math.random().toString(36).slice(2)
+}
+
+/** A `#hash` as an element id; a malformed one as it came (no element has it, so the top). */
+function decodeHash(hash: string): string {
+  try {
+    return decodeURIComponent(hash)
+  } catch {
+    return hash
+  }
+}
+
+const browserDocument: ArrivalDocument = {
+  scrollY: () => window.scrollY,
+  scrollTo: (y) => window.scrollTo(0, y),
+  scrollToHash(hash) {
+    const id = hash ? decodeHash(hash.slice(1)) : ''
+    const target = id ? document.getElementById(id) : null
+    if (target) target.scrollIntoView()
+    else window.scrollTo(0, 0)
+  },
+  focusMain: () => document.getElementById(MAIN_ELEMENT_ID)?.focus({ preventScroll: true }),
+}

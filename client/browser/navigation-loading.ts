@@ -1,0 +1,71 @@
+/**
+ * Loading a navigation's page: one navigation counts at a time (a newer one supersedes
+ * the older, whose result is then dropped), each has a deadline (past it, the result is
+ * a reload: the page loads as a document instead), and one still loading after the
+ * slow threshold is reported, so the progress bar can show.
+ */
+import type { LoadResult } from './load-page.js'
+
+/** setTimeout and clearTimeout, replaceable in tests. */
+export interface Timers {
+  set(run: () => void, ms: number): unknown
+  clear(handle: unknown): void
+}
+
+const realTimers: Timers = {
+  set: (run, ms) => setTimeout(run, ms),
+  clear: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+export interface NavigationLoadingOptions {
+  /** Loads a location's page (the page store's `load`, shared with prefetching). */
+  readonly load: (key: string) => Promise<LoadResult>
+  /** Past this, a navigation's result is `{ kind: 'reload' }`. */
+  readonly timeoutMs: number
+  /** A navigation still loading after this long is slow. */
+  readonly slowMs: number
+  /** Told when the current navigation has become slow. */
+  readonly onSlow: () => void
+  readonly timers?: Timers
+}
+
+export class NavigationLoading {
+  #latest = 0
+  readonly #options: NavigationLoadingOptions
+  readonly #timers: Timers
+
+  constructor(options: NavigationLoadingOptions) {
+    this.#options = options
+    this.#timers = options.timers ?? realTimers
+  }
+
+  /** Starts a navigation, superseding any under way; its ticket names it. */
+  begin(): number {
+    return ++this.#latest
+  }
+
+  /** Supersedes whatever is loading (a move through history, which loads on its own). */
+  supersede(): void {
+    this.#latest++
+  }
+
+  isCurrent(ticket: number): boolean {
+    return ticket === this.#latest
+  }
+
+  /** Loads `key` for navigation `ticket`: its result, or undefined once a newer navigation superseded it. */
+  async load(key: string, ticket: number): Promise<LoadResult | undefined> {
+    const { timeoutMs, slowMs, onSlow } = this.#options
+    const slowTimer = this.#timers.set(() => {
+      if (this.isCurrent(ticket)) onSlow()
+    }, slowMs)
+    let deadline: unknown
+    const timedOut = new Promise<LoadResult>((resolve) => {
+      deadline = this.#timers.set(() => resolve({ kind: 'reload', reason: 'timed out' }), timeoutMs)
+    })
+    const result = await Promise.race([this.#options.load(key), timedOut])
+    this.#timers.clear(slowTimer)
+    this.#timers.clear(deadline)
+    return this.isCurrent(ticket) ? result : undefined
+  }
+}
