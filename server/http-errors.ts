@@ -72,6 +72,23 @@ export function errorBody(request: FastifyRequest, code: string, message: string
   return { error: { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) } }
 }
 
+const BAD_JSON: Refusal = { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
+
+/** What Fastify refuses, by its error code, in our words. */
+const FASTIFY_REFUSALS: Readonly<Record<string, Refusal>> = {
+  FST_ERR_BAD_URL: MALFORMED_URL,
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: ErrorCode.URI_TOO_LONG, message: 'The address is too long.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: ErrorCode.BODY_TOO_LARGE, message: 'The request body is larger than this address accepts.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    message: 'This address does not accept the content type of the request body.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request body does not match its Content-Length.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is empty, but its content type says JSON.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: BAD_JSON,
+}
+
 /**
  * An error below 500 in our words. Fastify's own messages can quote the request (the
  * URL, a header), so each kind it raises gets a fixed message here; a schema
@@ -84,23 +101,9 @@ export function refusalOf(error: FastifyError): Refusal {
     return { status, code: error.code, message: error.expose ? error.message : (STATUS_CODES[status] ?? 'Refused') }
   }
   if (error.validation) return { status, code: ErrorCode.VALIDATION, message: error.message }
-  switch (error.code) {
-    case 'FST_ERR_BAD_URL':
-      return MALFORMED_URL
-    case 'FST_ERR_MAX_PARAM_LENGTH':
-      return { status: 414, code: ErrorCode.URI_TOO_LONG, message: 'The address is too long.' }
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: ErrorCode.BODY_TOO_LARGE, message: 'The request body is larger than this address accepts.' }
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'This address does not accept the content type of the request body.' }
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request body does not match its Content-Length.' }
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is empty, but its content type says JSON.' }
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
-  }
-  if (error instanceof SyntaxError) return { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
+  const known = error.code ? FASTIFY_REFUSALS[error.code] : undefined
+  if (known) return known
+  if (error instanceof SyntaxError) return BAD_JSON
   return { status, code: ErrorCode.HTTP, message: STATUS_CODES[status] ?? 'The request was refused.' }
 }
 
@@ -190,16 +193,14 @@ export function createRefusals(context: RefusalContext): Refusals {
   }
 }
 
+/** What Node's parser refused, by its error code; anything else it refuses is a 400. */
+const PARSER_REFUSALS: Readonly<Record<string, Refusal>> = {
+  HPE_HEADER_OVERFLOW: { status: 431, code: ErrorCode.HEADERS_TOO_LARGE, message: 'The request headers are larger than this server accepts.' },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: ErrorCode.TIMEOUT, message: 'The request did not arrive in time.' },
+}
+
 /** What Node's parser refused, as a refusal; undefined for a connection that just went away. */
 export function clientErrorRefusal(error: { readonly code?: string }): Refusal | undefined {
-  switch (error.code) {
-    case 'ECONNRESET':
-      return undefined
-    case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, code: ErrorCode.HEADERS_TOO_LARGE, message: 'The request headers are larger than this server accepts.' }
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, code: ErrorCode.TIMEOUT, message: 'The request did not arrive in time.' }
-    default:
-      return { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request is not valid HTTP.' }
-  }
+  if (error.code === 'ECONNRESET') return undefined
+  return (error.code ? PARSER_REFUSALS[error.code] : undefined) ?? { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request is not valid HTTP.' }
 }
