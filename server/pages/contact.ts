@@ -1,8 +1,10 @@
 import { actionInvalid, actionSuccess } from '../../shared/actions.js'
+import type { ActionFields } from '../../shared/route-table.js'
 import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
 import { defineServerPage } from '../page-definition.js'
 
-type ContactField = 'name' | 'email' | 'message'
+/** The fields of the send action, as the route table declares them. */
+type ContactField = ActionFields<typeof routes.contact, 'send'>
 
 /** Deliberately plain: one @, something on each side, a dot in the domain, no spaces. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/

@@ -15,7 +15,7 @@ function bootstrapOf(html: string): any {
 t.test('production screens', async (t) => {
   const { app, build } = await createTestApp(t)
 
-  t.test('/items/7 streams the 200 rows, preloads and the page data', async (t) => {
+  t.test('/items/7 is rendered whole: the 200 rows, preloads and the page data', async (t) => {
     const res = await app.inject('/items/7')
     t.equal(res.statusCode, 200)
     t.equal(res.headers['content-type'], 'text/html; charset=utf-8')
