@@ -1,5 +1,5 @@
 /**
- * Vite serves development only (`npm run dev`, DESIGN §2); production is built by
+ * Vite serves development only (`npm run dev`); production is built by
  * scripts/build.ts with esbuild. @fastify/vite reads this file: the client modules are
  * served from the project root (`/client/entry.tsx`), and the `ssr` environment's
  * input is what Vite's module runner loads for server-side rendering.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the figures of issue 8, on this machine, in one run.
+ * `npm run bench`: the performance figures (docs/performance.md), on this machine, in one run.
  * - the production server pinned to CPU 0, autocannon (the load generator) on CPU 1
  *   (`taskset`, when present); Chromium, for the browser figures, on any core;
  * - /items/7 and /about at 50 and at 1 connection; the limits measured in the same run

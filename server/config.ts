@@ -1,5 +1,5 @@
 /**
- * Configuration from environment variables (DESIGN §9), validated once at start: a
+ * Configuration from environment variables (docs/architecture.md, "Operations"), validated once at start: a
  * bad value throws a ConfigError naming the variable, and main.ts exits 1 with it.
  * Each variable is parsed here and nowhere else; the rest of the server takes the
  * typed `AppConfig`.

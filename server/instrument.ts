@@ -1,5 +1,5 @@
 /**
- * Initialises @sentry/node before the app is imported (DESIGN §7, §11): the launcher
+ * Initialises @sentry/node before the app is imported (docs/architecture.md, "Monitoring", "Known pitfalls"): the launcher
  * (dist/server/main.js) imports this first, and only when SENTRY_DSN is set, so a
  * server without monitoring loads no instrumentation at all.
  */

@@ -1,5 +1,5 @@
 /**
- * The cross-site request check of form posts (DESIGN §5): the browser says where a
+ * The cross-site request check of form posts (docs/architecture.md, "Server actions"): the browser says where a
  * POST comes from (Origin, or Referer when an old browser or a privacy setting left
  * Origin out), and that must be this site's own origin, as the client reached it
  * (through a trusted proxy: its X-Forwarded-Proto and -Host), or one of the allowed

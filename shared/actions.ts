@@ -1,5 +1,5 @@
 /**
- * Server actions (DESIGN §5): a form posted to its own page, naming the action in a
+ * Server actions (docs/architecture.md, "Server actions"): a form posted to its own page, naming the action in a
  * hidden `_action` field. Both sides share these shapes: the action's outcome, and
  * the state a page is rendered with after a failed submission.
  */

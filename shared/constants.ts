@@ -1,5 +1,5 @@
 /**
- * Page-delivery constants from the original system (DESIGN §10). Client and server
+ * Page-delivery constants (docs/architecture.md, "Constants"). Client and server
  * read them from here so the two sides never disagree.
  */
 

@@ -1,6 +1,6 @@
 /**
  * What the server says about one page, in the HTML's bootstrap script and as the JSON
- * answer of the page-data endpoint (DESIGN §5). The client renders from it alone, so
+ * answer of the page-data endpoint (docs/architecture.md, "Page delivery"). The client renders from it alone, so
  * the first page and every navigated page take the same path through the code.
  */
 import type { ActionState } from './actions.js'

@@ -1,5 +1,5 @@
 /**
- * The application's routes (DESIGN §4, §8): one table for both sides. The server side
+ * The application's routes (docs/architecture.md, "Routes" and "Example screens"): one table for both sides. The server side
  * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
  * and both are checked against the types declared here.
  */

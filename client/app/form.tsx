@@ -1,6 +1,6 @@
 /**
  * `<Form route action>`: a form posted to the current page, naming its server action
- * in a hidden `_action` field (DESIGN §5).
+ * in a hidden `_action` field (docs/architecture.md, "Server actions").
  * - Without JavaScript it is a plain `<form method="post">`: the server answers 303 on
  *   success, or renders the page again (422) with the errors and the submitted values,
  *   which this component reads from the page payload.

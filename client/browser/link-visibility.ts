@@ -1,5 +1,5 @@
 /**
- * One IntersectionObserver for every prefetching link on the page (DESIGN §5): a link
+ * One IntersectionObserver for every prefetching link on the page (docs/architecture.md, "Navigation"): a link
  * coming within ~200 px of the viewport asks for a prefetch; leaving it cancels the
  * prefetch if that has not started yet.
  */

@@ -1,5 +1,5 @@
 /**
- * The browser's location-keyed page cache (DESIGN §5): pathname + search -> a page
+ * The browser's location-keyed page cache (docs/architecture.md, "Navigation"): pathname + search -> a page
  * ready to render, with when it was fetched. Navigation fills it before the URL
  * changes; the page host reads it for whatever the URL is, so back/forward find
  * their pages here too. Loads of one key are shared while in flight.

@@ -1,5 +1,5 @@
 /**
- * Prefetches page data (and route chunks) a few at a time (DESIGN §5): at most
+ * Prefetches page data (and route chunks) a few at a time (docs/architecture.md, "Navigation"): at most
  * MAX_PREFETCH_IN_FLIGHT loads run at once, the rest wait first in, first out. A link
  * the user shows intent for (hover, focus, touch) goes to the front; a link that leaves
  * the viewport before its turn is dropped; a navigation takes its URL out of the queue

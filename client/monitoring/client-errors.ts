@@ -1,5 +1,5 @@
 /**
- * Keeps browser errors until the monitoring SDK is there (DESIGN §7). The SDK loads
+ * Keeps browser errors until the monitoring SDK is there (docs/architecture.md, "Monitoring"). The SDK loads
  * after hydration, in its own chunk; errors thrown before that (while the page starts,
  * or caught by the root error boundary) wait here, at most MAX_EARLY of them, and are
  * handed over when it connects. From then on the SDK's own global handlers see window

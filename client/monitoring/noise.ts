@@ -1,5 +1,5 @@
 /**
- * Browser errors that are not ours to fix, kept out of monitoring (DESIGN §7). One
+ * Browser errors that are not ours to fix, kept out of monitoring (docs/architecture.md, "Monitoring"). One
  * list, a reason per entry; add to it when a new kind of noise shows up in Sentry.
  */
 

@@ -1,5 +1,5 @@
 /**
- * @sentry/browser, in its own chunk, started after hydration (DESIGN §7): reports go
+ * @sentry/browser, in its own chunk, started after hydration (docs/architecture.md, "Monitoring"): reports go
  * through the same-origin tunnel, at most MAX_BREADCRUMBS breadcrumbs are kept, the
  * router's navigations are the navigation breadcrumbs, redirect-type errors and the
  * noise in noise.ts are dropped.

@@ -1,5 +1,5 @@
 /**
- * `npm run dev` (DESIGN §2, §11): the production app, with Vite serving the browser's
+ * `npm run dev` (docs/architecture.md, "Stack", "Known pitfalls"): the production app, with Vite serving the browser's
  * modules (HMR, React Fast Refresh, the error overlay) through @fastify/vite at the
  * root context, and Vite's module runner loading the server's React side (the page
  * modules and the renderer, ssr-entry.ts), fresh after every edit. Everything else is

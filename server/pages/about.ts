@@ -4,6 +4,6 @@ import { defineServerPage } from '../page-definition.js'
 export default defineServerPage(routes.about, {
   loader: () => ({
     paragraph:
-      'This application renders React on the server with Fastify, streams the HTML, hydrates it in the browser and routes between pages client-side with wouter.',
+      'This application renders React on the server with Fastify, sends the whole page in one answer (or streams it, for pages that ask to), hydrates it in the browser and routes between pages client-side with wouter.',
   }),
 })

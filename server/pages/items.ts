@@ -4,7 +4,7 @@ import { defineServerPage } from '../page-definition.js'
 
 const ROW_COUNT = 200
 
-/** The benchmark workload of DESIGN §8: keep its data exactly as specified. */
+/** The benchmark workload (docs/architecture.md, "Example screens"): keep its data exactly as specified. */
 export default defineServerPage(routes.items, {
   loader: ({ params }) => {
     const id = Number(params.id)

@@ -1,5 +1,5 @@
 /**
- * HTTP validation for static routes (DESIGN §4, §9): their page is the same for
+ * HTTP validation for static routes (docs/architecture.md, "Routes", "Operations"): their page is the same for
  * everyone, so shared caches may keep it for the page-data lifetime and revalidate
  * with its ETag. The ETag is the build id plus a hash of the page's data, not of the
  * bytes: the HTML carries a per-response nonce, and a revalidation answered 304 keeps

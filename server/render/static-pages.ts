@@ -1,5 +1,5 @@
 /**
- * Static routes rendered once, served from memory (DESIGN §4): their data does not
+ * Static routes rendered once, served from memory (docs/architecture.md, "Routes", "Page delivery"): their data does not
  * depend on the request, so the first answer for a URL serves every later request for
  * it until the process (the build) ends: the document, kept with a placeholder where
  * the CSP nonce goes (each response gets its own fresh nonce), and the page data,

@@ -1,5 +1,5 @@
 /**
- * The navigation engine in Chromium (DESIGN §5): the prefetch queue, the page-data
+ * The navigation engine in Chromium (docs/architecture.md, "Navigation"): the prefetch queue, the page-data
  * cache's lifetimes, the fallbacks to a document load, supersession, scroll, focus,
  * title and announcement. Request interception holds or alters answers; Playwright's
  * clock moves time where the rule is about time.

@@ -1,5 +1,5 @@
 /**
- * `npm run dev` (issue 7): the same app served with Vite. Each test runs the real
+ * `npm run dev`: the same app served with Vite. Each test runs the real
  * command on its own copy of the project and edits that copy as a developer would;
  * the helper stops every process it started.
  */
