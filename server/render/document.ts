@@ -1,26 +1,15 @@
 /**
  * The HTML document around React's output. Everything that varies per response is
  * escaped here: the title as text, the page payload through the script-safe serializer,
- * the nonce as an attribute. React streams into `<div id="root">`.
+ * the nonce as an attribute. React's HTML goes into `<div id="root">`.
  */
 import { STATUS_CODES } from 'node:http'
 import { BOOTSTRAP_ELEMENT_ID, MAIN_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
-import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import { escapeHtml, serializeForScript } from '../../shared/html.js'
-import type { DevError, ScreenPayload } from '../../shared/page-payload.js'
-
-export interface DocumentHead {
-  readonly title: string
-  readonly nonce: string
-  /** Development only: the nonce Vite puts on the `<style>` tags it inserts (CSP has one per kind). */
-  readonly styleNonce?: string
-  readonly payload: ScreenPayload
-  /** The route whose chunk to preload; none for the not-found and error pages. */
-  readonly routeId?: string
-  /** What the browser's error reporting needs; absent when monitoring is off. */
-  readonly monitoring?: BrowserMonitoringConfig
-}
+import type { DevError } from '../../shared/page-payload.js'
+import { titleOf } from '../../client/app/page-title.js'
+import type { PageRender } from './render-page.js'
 
 /** The preload list of a route: entry, route chunk, and their static imports, once each. */
 export function preloadsFor(manifest: BuildManifest, routeId: string | undefined): string[] {
@@ -30,24 +19,27 @@ export function preloadsFor(manifest: BuildManifest, routeId: string | undefined
   return [...new Set(files)]
 }
 
-export function renderDocumentHead(manifest: BuildManifest, head: DocumentHead): string {
-  const nonce = escapeHtml(head.nonce)
-  const preloads = preloadsFor(manifest, head.routeId)
+/** The document head of a page, with everything the browser needs before React's HTML. */
+export function renderDocumentHead(render: PageRender): string {
+  const { manifest, page } = render
+  const { payload } = page
+  const nonce = escapeHtml(render.nonce.script)
+  const preloads = preloadsFor(manifest, payload.kind === 'page' ? payload.routeId : undefined)
     .map((file) => `<link rel="modulepreload" href="${escapeHtml(file)}" nonce="${nonce}">`)
     .join('')
   const styles = manifest.css.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('')
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${escapeHtml(head.title)}</title>` +
+    `<title>${escapeHtml(titleOf(page))}</title>` +
     // An empty icon: no /favicon.ico request, so no 404 in the console.
     '<link rel="icon" href="data:,">' +
     styles +
-    (manifest.devScripts ? developmentScripts(manifest.devScripts, nonce, escapeHtml(head.styleNonce ?? '')) : '') +
+    (manifest.devScripts && render.development ? developmentScripts(manifest.devScripts, nonce, escapeHtml(render.nonce.style)) : '') +
     preloads +
-    `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(head.payload)}</script>` +
-    (head.monitoring
-      ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(head.monitoring)}</script>`
+    `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(payload)}</script>` +
+    (render.monitoring
+      ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(render.monitoring)}</script>`
       : '') +
     `<script type="module" src="${escapeHtml(manifest.entry.file)}" nonce="${nonce}"></script>` +
     `</head><body><div id="${ROOT_ELEMENT_ID}">`

@@ -14,7 +14,6 @@ import { Transform, type Readable } from 'node:stream'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/app/app-root.js'
 import { singlePageSource, type ReadyPage } from '../../client/app/page-source.js'
-import { titleOf } from '../../client/app/page-title.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import type { CanonicalLocation } from '../../shared/location.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
@@ -44,18 +43,6 @@ export interface StreamOptions {
   readonly onRecoverableError: (error: unknown) => string
 }
 
-function headOf(render: PageRender): string {
-  const { payload } = render.page
-  return renderDocumentHead(render.manifest, {
-    title: titleOf(render.page),
-    nonce: render.nonce.script,
-    ...(render.development ? { styleNonce: render.nonce.style } : {}),
-    payload,
-    routeId: payload.kind === 'page' ? payload.routeId : undefined,
-    ...(render.monitoring ? { monitoring: render.monitoring } : {}),
-  })
-}
-
 function appElement({ page, location }: PageRender) {
   return <AppRoot source={singlePageSource(location.key, page)} ssrPath={location.pathname} ssrSearch={location.search} />
 }
@@ -63,7 +50,7 @@ function appElement({ page, location }: PageRender) {
 /** The whole document as one string. */
 export function renderWhole(render: PageRender): RenderResult<string> {
   try {
-    return { ok: true, body: headOf(render) + renderToString(appElement(render)) + DOCUMENT_TAIL }
+    return { ok: true, body: renderDocumentHead(render) + renderToString(appElement(render)) + DOCUMENT_TAIL }
   } catch (error) {
     return { ok: false, error }
   }
@@ -81,7 +68,7 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
           transform: (chunk, _encoding, done) => done(null, chunk),
           flush: (done) => done(null, DOCUMENT_TAIL),
         })
-        body.push(headOf(render))
+        body.push(renderDocumentHead(render))
         body.on('close', () => clearTimeout(timer))
         pipe(body)
         resolve({ ok: true, body })
