@@ -13,6 +13,7 @@ import { readManifest } from './manifest.js'
 import { hostPolicy } from './allowed-hosts.js'
 import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type Refusal, type Refusals } from './http-errors.js'
 import { ErrorCode } from '../shared/errors.js'
+import { splitTarget } from '../shared/location.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
@@ -113,10 +114,10 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     clientErrorHandler: function refuseUnparsedRequest(error, socket) {
       const refusal = clientErrorRefusal(error)
       if (!refusal || socket.destroyed) return void socket.destroy()
-      app.log.info({ code: error.code, status: refusal.status }, 'request refused by the HTTP parser')
       // Node's parser hands over the bytes it read (its types say otherwise).
       const raw: unknown = error.rawPacket
-      refusals.writeToSocket(socket, Buffer.isBuffer(raw) ? raw : undefined, refusal)
+      const reqId = refusals.writeToSocket(socket, Buffer.isBuffer(raw) ? raw : undefined, refusal)
+      app.log.info({ reqId, code: error.code, status: refusal.status }, 'request refused by the HTTP parser')
     },
   })
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
@@ -137,14 +138,18 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     if (hasDuplicateHost(request.raw.rawHeaders)) {
       return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has more than one Host header.' })
     }
-    if (request.raw.headers.host === undefined && request.raw.httpVersion !== '1.0') {
+    const sentHost = request.raw.headers.host
+    if (sentHost === undefined && request.raw.httpVersion !== '1.0') {
       return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The request has no Host header.' })
     }
-    const verdict = hosts.check(request.raw.headers.host === undefined ? undefined : request.host)
+    // What the request names: a trusted proxy's X-Forwarded-Host, else Host ('' for
+    // none, which only HTTP/1.0 may send, and which names nothing to refuse).
+    const named = request.host
+    const verdict = named === '' && sentHost === undefined ? 'allowed' : hosts.check(named)
     if (verdict === 'malformed') {
       return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The Host header is not a host name.' })
     }
-    if (verdict === 'refused' && !PROBE_PATHS.has(request.url)) {
+    if (verdict === 'refused' && !PROBE_PATHS.has(splitTarget(request.url).pathname)) {
       request.log.warn({ host: request.host }, 'request for a host this server does not answer refused')
       return refuseEarly(request, reply, {
         status: 421,

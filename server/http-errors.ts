@@ -17,7 +17,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../shared/constants.js'
-import { ErrorCode, isHttpError } from '../shared/errors.js'
+import { ErrorCode, isHttpError, isSameSitePath } from '../shared/errors.js'
 import type { ErrorPayload } from '../shared/page-payload.js'
 import { TUNNEL_PATH } from '../shared/monitoring.js'
 import { renderRefusalDocument } from './render/document.js'
@@ -34,6 +34,18 @@ export interface Refusal {
   readonly status: number
   readonly code: string
   readonly message: string
+}
+
+/**
+ * The `Location` of a redirect (and the `location` of a redirect payload), checked
+ * where it is sent and not only where it was made: a path on this site
+ * (`isSameSitePath`), with anything outside printable ASCII percent-encoded as UTF-8
+ * (a header can carry nothing else). Anything else is a bug in the caller: it throws,
+ * and the request is a 500.
+ */
+export function sameSiteLocation(to: string): string {
+  if (!isSameSitePath(to)) throw new TypeError(`Refusing to redirect to ${JSON.stringify(to)}: not a path on this site`)
+  return to.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char))
 }
 
 /** A request target whose percent-encoding is malformed (`/%E0%A4%A`, `/99%`). */
@@ -116,7 +128,9 @@ function isUnder(target: string, prefix: string): boolean {
   return next === '' || next === '/' || next === '?' || next === '#'
 }
 
-export function surfaceOf(target: string): Surface {
+export function surfaceOf(rawTarget: string): Surface {
+  // Absolute form (`http://host/api/x`) names the same surface as its path.
+  const target = rawTarget.replace(/^https?:\/\/[^/?#]*/i, '')
   if (isUnder(target, '/api')) return 'api'
   if (isUnder(target, DATA_PREFIX)) return 'data'
   if (isUnder(target, TUNNEL_PATH)) return 'monitoring'
@@ -160,8 +174,12 @@ export interface Refusals {
    * request Fastify refused before routing, whose security headers must be set here.
    */
   send(request: FastifyRequest, reply: FastifyReply, refusal: Refusal, options?: { readonly hooksRan?: boolean }): FastifyReply
-  /** Writes a refusal straight to a socket whose request Node could not parse (431, 400, 408), then closes it. */
-  writeToSocket(socket: Duplex, rawRequest: Buffer | undefined, refusal: Refusal): void
+  /**
+   * Writes a refusal straight to a socket whose request Node could not parse (431, 400,
+   * 408), then closes it; returns the answer's request id (undefined when nothing could
+   * be written: the socket is gone, or a response is already under way on it).
+   */
+  writeToSocket(socket: Duplex, rawRequest: Buffer | undefined, refusal: Refusal): string | undefined
 }
 
 export function createRefusals(context: RefusalContext): Refusals {
@@ -172,7 +190,13 @@ export function createRefusals(context: RefusalContext): Refusals {
       return reply.code(refusal.status).header('cache-control', NO_STORE).type(answer.type).send(answer.body)
     },
     writeToSocket(socket, rawRequest, refusal) {
-      if (!socket.writable) return void socket.destroy()
+      // A response already started on this connection (pipelining): writing another
+      // into it would corrupt it, so the connection just ends.
+      const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
+      if (!socket.writable || inProgress) {
+        socket.destroy()
+        return undefined
+      }
       // The request line, if it arrived, says which surface was asked.
       const target = rawRequest ? (/^[A-Z]+ (\S+)/.exec(rawRequest.subarray(0, 8192).toString('latin1'))?.[1] ?? '/') : '/'
       const requestId = randomUUID()
@@ -189,6 +213,7 @@ export function createRefusals(context: RefusalContext): Refusals {
         .map(([name, value]) => `${name}: ${value}\r\n`)
         .join('')
       socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n${head}\r\n${answer.body}`, () => socket.destroy())
+      return requestId
     },
   }
 }

@@ -34,5 +34,5 @@ export function crossOriginProblem(request: FastifyRequest, allowedOrigins: Read
   const claimed = origin !== undefined ? originOf(origin) : originOf(referer!)
   if (!claimed) return `Form posts from an opaque or malformed origin are refused.`
   if (claimed === ownOrigin(request) || allowedOrigins.has(claimed)) return undefined
-  return `Form posts from ${claimed} are refused: only this site and the allowed origins may post here.`
+  return 'Form posts from another origin are refused: only this site and the allowed origins may post here.'
 }

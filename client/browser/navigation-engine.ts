@@ -166,7 +166,9 @@ export class NavigationEngine implements AppNavigation {
   ): void {
     const url = new URL(to, window.location.href)
     const target = url.pathname + url.search + url.hash
-    if (url.origin !== window.location.origin) return this.#hardNavigate(url.href)
+    // Another origin, or a path a browser would read as one (`//host`, from `/.//host`):
+    // a document load of the absolute URL, never a relative one.
+    if (url.origin !== window.location.origin || url.pathname.startsWith('//')) return this.#hardNavigate(url.href)
     const key = locationKey(url.pathname, url.search)
     this.#queue.drop(key) // a prefetch waiting for this URL: start it now, as the navigation
     this.#emit(redirects === 0 ? { type: 'start', to: key } : { type: 'redirect', to: key })
@@ -179,7 +181,7 @@ export class NavigationEngine implements AppNavigation {
         return this.#navigate(navigate, result.location, options, ticket, redirects + 1)
       }
       this.#status.setSlow(false)
-      if (result.kind === 'reload') return this.#hardNavigate(target)
+      if (result.kind === 'reload') return this.#hardNavigate(url.href)
 
       const entry = this.#arrival.push(url.hash)
       navigate(target, { ...options, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })

@@ -21,8 +21,12 @@ export interface ClientApp<Table extends RouteTable> {
   readonly pages: PageImports<Table>
 }
 
+/**
+ * A document load. A path is put after this origin as it is, never resolved as a
+ * relative URL: `//host/x` (a location key can look like that) stays on this site.
+ */
 function hardNavigate(url: string): void {
-  window.location.assign(url)
+  window.location.assign(url.startsWith('/') ? window.location.origin + url : url)
 }
 
 export async function startClient<Table extends RouteTable>(app: ClientApp<Table>): Promise<void> {

@@ -2,7 +2,7 @@
  * What a monitoring tunnel request must be to be forwarded, in one place: its query
  * names an allowed DSN, and the envelope's own header names that same DSN. Only then
  * is there a DSN to forward to, so the tunnel can never be an open relay (Next.js'
- * tunnel once was: GHSA-2rmr-xw8m-22q9).
+ * own tunnel once was one: it checked the DSN's shape, not the allow list).
  *
  * The body is bytes: only the first line (the envelope header, at most 64 KiB) is read
  * as JSON, after gunzipping only as far as that line when the body is gzip-encoded; the
@@ -27,19 +27,18 @@ interface TunnelQuery {
 
 /**
  * Checks a tunnel request's query: `o` and `p` digits, `r` two lowercase letters or
- * absent, nothing else. Returns the query, or the name of the first bad parameter and why.
+ * absent, nothing else. Returns the query, or what is wrong with it (naming our
+ * parameters, never quoting the client's).
  */
-export function parseTunnelQuery(
-  query: Readonly<Record<string, unknown>>,
-): { ok: true; query: TunnelQuery } | { ok: false; parameter: string; problem: string } {
+export function parseTunnelQuery(query: Readonly<Record<string, unknown>>): { ok: true; query: TunnelQuery } | { ok: false; problem: string } {
   for (const name of Object.keys(query)) {
-    if (name !== 'o' && name !== 'p' && name !== 'r') return { ok: false, parameter: name, problem: 'is not a tunnel parameter' }
+    if (name !== 'o' && name !== 'p' && name !== 'r') return { ok: false, problem: 'Tunnel URLs take only the parameters o, p and r.' }
   }
   const { o, p, r } = query
-  if (typeof o !== 'string' || !/^\d{1,20}$/.test(o)) return { ok: false, parameter: 'o', problem: 'must be the organisation id (digits)' }
-  if (typeof p !== 'string' || !/^\d{1,20}$/.test(p)) return { ok: false, parameter: 'p', problem: 'must be the project id (digits)' }
+  if (typeof o !== 'string' || !/^\d{1,20}$/.test(o)) return { ok: false, problem: 'Tunnel parameter "o" must be the organisation id (digits).' }
+  if (typeof p !== 'string' || !/^\d{1,20}$/.test(p)) return { ok: false, problem: 'Tunnel parameter "p" must be the project id (digits).' }
   if (r !== undefined && (typeof r !== 'string' || !/^[a-z]{2}$/.test(r))) {
-    return { ok: false, parameter: 'r', problem: 'must be a region of two lowercase letters' }
+    return { ok: false, problem: 'Tunnel parameter "r" must be a region of two lowercase letters.' }
   }
   return { ok: true, query: { o, p, r: r as string | undefined } }
 }
@@ -112,7 +111,7 @@ export async function tunnelTarget(
   allowedDsns: readonly ParsedDsn[],
 ): Promise<TunnelVerdict> {
   const parsed = parseTunnelQuery(query)
-  if (!parsed.ok) return { ok: false, status: 400, message: `Tunnel parameter "${parsed.parameter}" ${parsed.problem}.` }
+  if (!parsed.ok) return { ok: false, status: 400, message: parsed.problem }
   const named = allowedDsns.filter((dsn) => queryNamesDsn(parsed.query, dsn))
   if (named.length === 0) return { ok: false, status: 403, message: 'The tunnel does not forward to this project.' }
   const claimed = await claimedDsn(body, encoding)

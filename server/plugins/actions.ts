@@ -19,7 +19,7 @@ import { reportServerError } from '../monitoring/error-reporter.js'
 import type { ActionHandler } from '../page-definition.js'
 import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
 import type { PageResponder } from '../render/page-responder.js'
-import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, statusOf } from '../http-errors.js'
+import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, sameSiteLocation, statusOf } from '../http-errors.js'
 import { ErrorCode } from '../../shared/errors.js'
 import { crossOriginProblem } from '../same-origin.js'
 
@@ -162,7 +162,8 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
 }
 
 /** Success: 303 See Other for a browser form, JSON for a script (a fetch would follow the 303). */
-function answerSuccess(request: FastifyRequest, reply: FastifyReply, location: string) {
+function answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string) {
+  const location = sameSiteLocation(to)
   reply.header('cache-control', NO_STORE)
   if (wantsJson(request)) return reply.send({ ok: true, redirect: location } satisfies ActionResponse)
   return reply.redirect(location, 303)

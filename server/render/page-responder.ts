@@ -28,7 +28,7 @@ import type { AppView } from './app-view.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
 import { renderShellErrorDocument } from './document.js'
 import type { PageRender } from './render-page.js'
-import { devErrorOf, locationOfTarget, resolvePage, type Resolution } from './resolve-page.js'
+import { devErrorOf, locationOfTarget, originForm, resolvePage, type Resolution } from './resolve-page.js'
 import { NONCE_PLACEHOLDER, StaticCache, withNonce, type StaticData, type StaticPage } from './static-pages.js'
 
 export interface PageResponderOptions {
@@ -137,10 +137,8 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       const result = await view.renderer.renderStream(render, {
         timeoutMs: opts.renderTimeoutMs,
         signal: aborted.signal,
-        onRecoverableError: (error) => {
-          const digest = digestOf(error)
+        onRecoverableError: (error, digest) => {
           reportServerError(reply.request, error, 'render failed', { digest, ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}) })
-          return digest
         },
       })
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
@@ -176,7 +174,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     },
 
     async respondData(request, reply) {
-      const location = locationOfTarget(request.url.slice(DATA_PREFIX.length))
+      const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
       if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
       const cached = staticData.get(location.key)
       if (cached) return sendStaticData(request, reply, cached)

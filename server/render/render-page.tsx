@@ -17,6 +17,7 @@ import { singlePageSource, type ReadyPage } from '../../client/app/page-source.j
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import type { CanonicalLocation } from '../../shared/location.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
+import { digestOf } from '../../shared/digest.js'
 import { DOCUMENT_TAIL, renderDocumentHead } from './document.js'
 
 /** Everything one render of one page depends on: built once per request by the page responder. */
@@ -39,8 +40,12 @@ export interface StreamOptions {
   readonly timeoutMs: number
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal
-  /** An error inside a Suspense boundary (the page still streams): reported, and its digest goes to the browser. */
-  readonly onRecoverableError: (error: unknown) => string
+  /**
+   * An error inside a Suspense boundary: the page still streams, the browser renders
+   * that part itself, and `digest` (sent with it) finds the report. Not called for the
+   * error that fails the shell: that one is the result.
+   */
+  readonly onRecoverableError: (error: unknown, digest: string) => void
 }
 
 function appElement({ page, location }: PageRender) {
@@ -60,6 +65,13 @@ export function renderWhole(render: PageRender): RenderResult<string> {
 export function renderStream(render: PageRender, options: StreamOptions): Promise<RenderResult<Readable>> {
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined
+    // React reports the error that fails the shell to onError too, before
+    // onShellError: errors are held until the shell's fate is known.
+    let early: Array<{ error: unknown; digest: string }> | undefined = []
+    const reportEarly = (except?: unknown) => {
+      for (const { error, digest } of early ?? []) if (error !== except) options.onRecoverableError(error, digest)
+      early = undefined
+    }
     const { pipe, abort } = renderToPipeableStream(appElement(render), {
       nonce: render.nonce.script,
       onShellReady() {
@@ -71,13 +83,20 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
         body.push(renderDocumentHead(render))
         body.on('close', () => clearTimeout(timer))
         pipe(body)
+        reportEarly()
         resolve({ ok: true, body })
       },
       onShellError(error) {
         clearTimeout(timer)
+        reportEarly(error)
         resolve({ ok: false, error })
       },
-      onError: (error) => options.onRecoverableError(error),
+      onError(error) {
+        const digest = digestOf(error)
+        if (early) early.push({ error, digest })
+        else options.onRecoverableError(error, digest)
+        return digest
+      },
     })
     timer = setTimeout(() => abort(new Error(`Render did not finish within ${options.timeoutMs} ms`)), options.timeoutMs)
     options.signal.addEventListener('abort', () => abort(new Error('Client closed the connection')), { once: true })

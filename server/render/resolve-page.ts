@@ -10,10 +10,21 @@ import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../s
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
+import { sameSiteLocation } from '../http-errors.js'
 
 export type Resolution =
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
   | { readonly kind: 'redirect'; readonly status: RedirectStatus; readonly location: string }
+
+/**
+ * A request target in origin form (`/x?y`): the absolute form a client may send to a
+ * server it takes for a proxy (`GET http://host/x`) loses its scheme and authority.
+ */
+export function originForm(target: string): string {
+  if (target.startsWith('/')) return target
+  const authority = /^https?:\/\/[^/?#]*/i.exec(target)
+  return authority ? target.slice(authority[0].length) || '/' : target
+}
 
 /**
  * The canonical location of a request target as Node hands it over; undefined when
@@ -21,7 +32,8 @@ export type Resolution =
  * UTF-8 unencoded arrives as one character per byte: those bytes are read as UTF-8
  * again (and refused when they are not UTF-8).
  */
-export function locationOfTarget(target: string): CanonicalLocation | undefined {
+export function locationOfTarget(rawTarget: string): CanonicalLocation | undefined {
+  const target = originForm(rawTarget)
   if (/[^\x00-\x7f]/.test(target)) {
     const utf8 = Buffer.from(target, 'latin1').toString('utf8')
     if (utf8.includes('\uFFFD')) return undefined
@@ -45,7 +57,7 @@ export async function resolvePage(context: ResolveContext, request: FastifyReque
   // redirect to `/about`. The tidy path starts with a single `/` and an encoded
   // segment, so the redirect cannot leave the site (`//host`, `/\host`).
   const tidy = tidyPathname(pathname)
-  if (tidy !== pathname) return { kind: 'redirect', status: 308, location: tidy + (search ? `?${search}` : '') }
+  if (tidy !== pathname) return { kind: 'redirect', status: 308, location: sameSiteLocation(tidy + (search ? `?${search}` : '')) }
   const match = definition.router.match(pathname)
   if (!match) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
 
@@ -67,7 +79,7 @@ export async function resolvePage(context: ResolveContext, request: FastifyReque
     }
     return { kind: 'screen', payload }
   } catch (error) {
-    if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: error.location }
+    if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) }
     if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
     return { kind: 'screen', payload: errorPayload(error, context, request, match.id) }
   }

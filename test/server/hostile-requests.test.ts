@@ -167,6 +167,12 @@ t.test('no redirect leaves the site', async (t) => {
     const data = await rawRequest(origin, `GET /_data${raw} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)
     t.same(JSON.parse(data.body).location, to, `/_data${raw}`)
   }
+  // The absolute form a client sends to what it takes for a proxy: the same pages.
+  const absolute = await rawRequest(origin, 'GET http://localhost/about HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+  t.equal(absolute.status, 200, 'GET http://localhost/about')
+  t.match(absolute.body, '<h1>About</h1>')
+  const absoluteData = await rawRequest(origin, 'GET http://localhost/_data/about HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
+  t.equal(JSON.parse(absoluteData.body).routeId, 'about', 'and its page data')
   // Raw tabs and newlines never reach routing: Node refuses the request line.
   for (const raw of ['/\t/evil.example/', '/\\\t/evil.example/']) {
     const res = await rawRequest(origin, `GET ${raw} HTTP/1.1\r\nHost: localhost\r\n\r\n`)
@@ -211,6 +217,7 @@ t.test('Host: one, and one this server answers', async (t) => {
     t.equal(data.json().status, 421)
     t.equal((await app.inject({ url: '/api/health', headers: { host: '10.1.2.3:3000' } })).statusCode, 200, 'probes answer any host')
     t.equal((await app.inject({ url: '/api/ready', headers: { host: '10.1.2.3:3000' } })).statusCode, 200)
+    t.equal((await app.inject({ url: '/api/health?probe=1', headers: { host: '10.1.2.3:3000' } })).statusCode, 200, 'with a query too')
   })
 
   t.test('a form post to a rebound name is refused before the action runs', async (t) => {
@@ -245,6 +252,8 @@ t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
   t.equal(await status({ host: 'notshop.example' }), 421)
   t.equal(await status({ host: '127.0.0.1', 'x-forwarded-host': 'shop.example' }), 200, "the trusted proxy's forwarded host")
   t.equal(await status({ host: 'shop.example', 'x-forwarded-host': 'evil.example' }), 421, 'a forwarded host that is refused')
+  const http10 = await app.inject({ url: '/about', headers: { 'x-forwarded-host': 'evil.example' }, remoteAddress: '127.0.0.1' })
+  t.equal(http10.statusCode, 421, 'a forwarded host is checked even without a Host header')
   const { app: untrusted } = await createTestApp(t, 'production', { config: { allowedHosts: [parseHostPattern('shop.example')!] } })
   const res = await untrusted.inject({ url: '/about', headers: { host: 'shop.example', 'x-forwarded-host': 'evil.example' }, remoteAddress: '10.9.9.9' })
   t.equal(res.statusCode, 200, 'an untrusted peer cannot forward a host')

@@ -173,6 +173,7 @@ t.test('a render that never finishes is aborted at the timeout: 500 page, logged
   const line = logs.find((l) => l.msg === 'render failed')
   t.match(line?.err?.message, 'Render did not finish within 200 ms')
   t.match(res.body, `Digest: ${line?.digest}`, 'the page shows the digest of the logged failure')
+  t.equal(logs.filter((l) => l.msg === 'render failed').length, 1, 'reported once')
   t.equal((await app.inject('/target')).statusCode, 200, 'the server keeps serving')
 })
 
