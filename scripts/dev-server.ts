@@ -4,6 +4,7 @@
  * `npm run dev` (scripts/dev.ts) starts it, and starts it again after an edit to the
  * server's own code. Log lines are pretty-printed, stacks included.
  */
+import type { Socket } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pretty from 'pino-pretty'
@@ -17,12 +18,22 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 const config = loadConfigOrExit()
 
 const development = await prepareDevelopment(root, Object.keys(router.routes))
-const logStream = pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l' })
+// One line per entry (errors keep their multi-line stack).
+const logStream = pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l', singleLine: true })
 const app = buildApp(config, { development, logStream })
+
+// Every socket, HMR's websocket included: a restart closes them at once instead of
+// waiting for the browser to let go (production drains; development has nothing to lose).
+const sockets = new Set<Socket>()
+app.server.on('connection', (socket: Socket) => {
+  sockets.add(socket)
+  socket.on('close', () => sockets.delete(socket))
+})
 
 async function stop() {
   const deadline = setTimeout(() => process.exit(1), 5_000)
   deadline.unref()
+  for (const socket of sockets) socket.destroy()
   await app.close()
   process.exit(0)
 }
@@ -34,3 +45,4 @@ const address = app.server.address()
 const port = typeof address === 'object' && address ? address.port : config.port
 // scripts/dev.ts and the tests read this line.
 console.log(`Development server ready at http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}/`)
+process.send?.({ ready: true }) // scripts/dev.ts times the restart

@@ -25,10 +25,16 @@ let stopping = false
 function start(): void {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/dev-server.ts')], {
     cwd: root,
-    stdio: 'inherit',
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'development' },
   })
   server = child
+  child.on('message', (message) => {
+    if ((message as { ready?: boolean }).ready && restartStartedAt !== undefined) {
+      console.log(`[dev] restarted in ${Math.round(performance.now() - restartStartedAt)} ms`)
+      restartStartedAt = undefined
+    }
+  })
   child.on('exit', (code, signal) => {
     if (server === child) server = undefined
     if (!stopping && !restarting && code !== 0) {
@@ -46,11 +52,14 @@ async function stopServer(): Promise<void> {
 }
 
 let restarting = false
+/** When the edit that is restarting the server was noticed. */
+let restartStartedAt: number | undefined
 let pending: string | undefined
 let timer: NodeJS.Timeout | undefined
 
 function scheduleRestart(file: string): void {
   pending = file
+  restartStartedAt ??= performance.now()
   clearTimeout(timer)
   timer = setTimeout(() => void restart(), SETTLE_MS)
 }

@@ -1,21 +1,23 @@
 /**
- * `npm test` after the type check: makes sure Chromium (browser tests) and nginx
- * (reverse-proxy tests) are there, then runs every test file with tap.
+ * `npm test`: the type check, then every test file with tap. `npm test -- <file>...`:
+ * only those files, without the type check (seconds, for the edit-test loop).
  *
- * Each tool: CHROMIUM_PATH / NGINX_PATH if set, else the usual names on PATH. None
- * found: as root, install Debian's package; otherwise stop and say how.
- * Test files: every `test/**\/*.test.ts`, or the files given as arguments
- * (`npm test -- test/shared/digest.test.ts`). tap is given the files by name because
- * TypeScript runs through tsx, not tap's own plugin, and tap only globs for the
- * extensions its plugins announce.
+ * A test file that needs Chromium or nginx says so on its first line
+ * (`// test-needs: chromium, nginx`); only then is the tool looked for: CHROMIUM_PATH /
+ * NGINX_PATH if set, else the usual names on PATH; none found, as root, Debian's
+ * package is installed (saying what and why first), otherwise the run stops and says
+ * how. tap is given the files by name because TypeScript runs through tsx, not tap's
+ * own plugin, and tap only globs for the extensions its plugins announce.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { accessSync, constants, readdirSync, statSync } from 'node:fs'
+import { accessSync, constants, readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 interface Tool {
+  /** The name a test file declares it by (`// test-needs: chromium`). */
+  readonly need: string
   /** What the tests need it for, for the messages. */
   readonly purpose: string
   /** The variable that points at it, overriding the search. */
@@ -27,6 +29,7 @@ interface Tool {
 }
 
 const CHROMIUM: Tool = {
+  need: 'chromium',
   purpose: 'The browser tests need Chromium',
   variable: 'CHROMIUM_PATH',
   names: ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'],
@@ -34,6 +37,7 @@ const CHROMIUM: Tool = {
 }
 
 const NGINX: Tool = {
+  need: 'nginx',
   purpose: 'The reverse-proxy tests need nginx',
   variable: 'NGINX_PATH',
   names: ['nginx'],
@@ -62,8 +66,8 @@ function findOnPath(tool: Tool): string | undefined {
 
 let aptUpdated = false
 
-/** The tool's path: the variable, else PATH, else (as root) Debian's package, else stop. */
-function ensureTool(tool: Tool): string {
+/** The tool's path: the variable, else PATH, else (as root) Debian's package, else stop. `users`: the files that need it. */
+function ensureTool(tool: Tool, users: readonly string[]): string {
   const configured = process.env[tool.variable]
   if (configured) {
     if (isExecutable(configured)) return configured
@@ -78,7 +82,11 @@ function ensureTool(tool: Tool): string {
         `or point ${tool.variable} at the executable.`,
     )
   }
-  console.log(`${tool.names[0]} not found: installing Debian's "${tool.aptPackage}" package (running as root)...`)
+  const who = users.length === 1 ? users[0] : `${users[0]} and ${users.length - 1} more test files`
+  console.log(
+    `${tool.names[0]} not found, and ${who} need${users.length === 1 ? 's' : ''} it (${tool.purpose.toLowerCase()}): ` +
+      `installing Debian's "${tool.aptPackage}" package with apt-get (running as root)...`,
+  )
   const steps = [...(aptUpdated ? [] : [['update']]), ['install', '-y', '--no-install-recommends', tool.aptPackage]]
   for (const args of steps) {
     const result = spawnSync('apt-get', args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } })
@@ -86,6 +94,14 @@ function ensureTool(tool: Tool): string {
   }
   aptUpdated = true
   return findOnPath(tool) ?? fail(`apt-get installed ${tool.aptPackage}, but no ${tool.names[0]} executable is on PATH.`)
+}
+
+function isFile(file: string): boolean {
+  try {
+    return statSync(file).isFile()
+  } catch {
+    return false
+  }
 }
 
 function fail(message: string): never {
@@ -101,13 +117,32 @@ function testFiles(dir: string): string[] {
   })
 }
 
-const chromium = ensureTool(CHROMIUM)
-const nginx = ensureTool(NGINX)
-const files = process.argv.length > 2 ? process.argv.slice(2) : testFiles(path.join(projectRoot, 'test')).sort()
+/** The tools a test file declares on its first lines: `// test-needs: chromium, nginx`. */
+function needsOf(file: string): string[] {
+  const head = readFileSync(path.resolve(projectRoot, file), 'utf8').slice(0, 500)
+  const declared = /^\/\/ test-needs: ([a-z, ]+)$/m.exec(head)?.[1] ?? ''
+  return declared.split(',').map((name) => name.trim()).filter(Boolean)
+}
+
+const chosen = process.argv.slice(2)
+if (chosen.length === 0) {
+  // The whole suite starts with the type check, as CI runs it.
+  const typecheck = spawnSync('npm', ['run', 'typecheck'], { cwd: projectRoot, stdio: 'inherit' })
+  if (typecheck.status !== 0) process.exit(typecheck.status ?? 1)
+}
+for (const file of chosen) {
+  if (!isFile(path.resolve(projectRoot, file))) fail(`There is no test file at ${file}.`)
+}
+const files = chosen.length > 0 ? chosen : testFiles(path.join(projectRoot, 'test')).sort()
+const toolEnv: Record<string, string> = {}
+for (const tool of [CHROMIUM, NGINX]) {
+  const users = files.filter((file) => needsOf(file).includes(tool.need))
+  if (users.length > 0) toolEnv[tool.variable] = ensureTool(tool, users)
+}
 const tap = spawn(path.join(projectRoot, 'node_modules/.bin/tap'), files, {
   cwd: projectRoot,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, CHROMIUM_PATH: chromium, NGINX_PATH: nginx },
+  env: { ...process.env, ...toolEnv },
 })
 // Pass tap's report through, keeping its tail for the summary line.
 let tail = ''

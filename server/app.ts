@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
-import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
 import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
 import type { BuildManifest } from '../shared/build-manifest.js'
@@ -74,6 +74,8 @@ export interface DevelopmentMode {
   readonly manifest: BuildManifest
   /** The pages and renderer as Vite last loaded them. */
   readonly view: () => AppView
+  /** Adds development's request log (one line per request the app answered) in place of Fastify's. */
+  readonly logRequests: (app: FastifyInstance) => void
 }
 
 export function buildApp(config: AppConfig, options: BuildAppOptions = {}): FastifyInstance {
@@ -101,6 +103,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     // is served, with `Connection: close`, not refused with 503: a proxy may not retry
     // a refused form post elsewhere.
     return503OnClosing: false,
+    // Development logs one line per request of its own (server/development/request-log.ts).
+    ...(development ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     // Node would answer an HTTP/1.1 request without Host with a bare 400 of its own;
     // admitRequest below refuses it the app's way.
     http: { requireHostHeader: false },
@@ -125,6 +129,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   app.decorate('lifecycle', { draining: false, closing: false })
   app.decorate('refusals', refusals)
   if (hosts.warning) app.log.warn(hosts.warning)
+  // First, so that even a request refused by the hook below gets its line.
+  development?.logRequests(app)
   // One hook on every request, for what every answer carries and what every request
   // must pass before anything else looks at it: the request id; once the instance has
   // stopped accepting, `Connection: close`, so the connections a proxy still holds end
@@ -163,7 +169,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
 
   if (development) app.register(development.plugin)
   app.register(errorsPlugin, { buildId: manifest.buildId })
-  app.register(securityPlugin)
+  app.register(securityPlugin, { development: development !== undefined })
   app.register(tunnelPlugin, {
     prefix: TUNNEL_PATH,
     allowedDsns: config.monitoring.allowedDsns,

@@ -19,6 +19,16 @@ export const CSP_DIRECTIVES = {
   frameAncestors: ["'none'"],
 } as const satisfies Record<string, readonly string[]>
 
+/**
+ * `npm run dev` only: what Vite's client needs besides. It learns that the server is
+ * back after a restart from a SharedWorker it creates from a blob, and reloads the
+ * page then; nothing else is added (its websocket is same-origin: `'self'`).
+ */
+export const DEVELOPMENT_CSP_DIRECTIVES = {
+  ...CSP_DIRECTIVES,
+  workerSrc: ["'self'", 'blob:'],
+} as const satisfies Record<string, readonly string[]>
+
 export const REFERRER_POLICY = 'strict-origin-when-cross-origin'
 
 function cspHeader(directives: Readonly<Record<string, readonly string[]>>): string {

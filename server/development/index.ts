@@ -13,6 +13,7 @@ import fp from 'fastify-plugin'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import type { DevelopmentMode } from '../app.js'
 import type { AppView } from '../render/app-view.js'
+import { logRequests } from './request-log.js'
 
 /** What the document loads in development instead of the built, hashed files. */
 function developmentManifest(routeIds: readonly string[], preamble: string): BuildManifest {
@@ -54,5 +55,5 @@ export async function prepareDevelopment(root: string, routeIds: readonly string
     return current
   }
 
-  return { plugin, manifest: developmentManifest(routeIds, react.preambleCode.replace('__BASE__', '/')), view }
+  return { plugin, manifest: developmentManifest(routeIds, react.preambleCode.replace('__BASE__', '/')), view, logRequests }
 }

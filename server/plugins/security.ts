@@ -7,14 +7,20 @@
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { CSP_DIRECTIVES, REFERRER_POLICY } from '../security-headers.js'
+import { CSP_DIRECTIVES, DEVELOPMENT_CSP_DIRECTIVES, REFERRER_POLICY } from '../security-headers.js'
 
-async function securityPlugin(fastify: FastifyInstance) {
+export interface SecurityPluginOptions {
+  /** `npm run dev`: the CSP also lets Vite's client start its worker from a blob. */
+  readonly development: boolean
+}
+
+async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOptions) {
+  const directives = opts.development ? DEVELOPMENT_CSP_DIRECTIVES : CSP_DIRECTIVES
   await fastify.register(helmet, {
     enableCSPNonces: true,
     contentSecurityPolicy: {
       useDefaults: false,
-      directives: structuredClone(CSP_DIRECTIVES) as unknown as Record<string, string[]>,
+      directives: structuredClone(directives) as unknown as Record<string, string[]>,
     },
     // Set below, only where the client reached us over https.
     hsts: false,

@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * Forms and server actions in Chromium: with JavaScript (sent by fetch, errors in
  * place, client-side navigation after success, data refreshed) and without (the same

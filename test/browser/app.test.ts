@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * The example screens in real Chromium, against a listening server and the production
  * client build: hydration, client-side navigation, history, the not-found page.

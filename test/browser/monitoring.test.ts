@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * Browser error reporting end to end: the real @sentry/browser in Chromium, sending
  * through the app's /monitoring tunnel to the fake ingest.

@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * The navigation engine in Chromium (docs/architecture.md, "Navigation"): the prefetch queue, the page-data
  * cache's lifetimes, the fallbacks to a document load, supersession, scroll, focus,

@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * What the browser shows for each loader outcome and for a render error, using the
  * fixture application's test-only routes.

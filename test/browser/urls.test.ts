@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * Encoded and odd URLs in Chromium: the page the server rendered is the page that
  * hydrates, with no console warning and no request for its own data (the server's key

@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * `npm run dev`: the same app served with Vite. Each test runs the real
  * command on its own copy of the project and edits that copy as a developer would;
@@ -31,6 +32,16 @@ function comparable(html: string): string {
     .replace(/"buildId":"[^"]*"/g, '"buildId":"B"')
 }
 
+/** A CSP header as directive -> sources, nonces taken out. */
+function directives(csp: string): Record<string, string[]> {
+  return Object.fromEntries(
+    csp.split(';').map((directive) => {
+      const [name, ...sources] = directive.trim().split(/\s+/)
+      return [name!, sources.filter((source) => !source.startsWith("'nonce-")).sort()]
+    }),
+  )
+}
+
 async function get(dev: DevServer, path: string) {
   const response = await fetch(dev.origin + path)
   return { status: response.status, headers: response.headers, body: await response.text() }
@@ -59,6 +70,32 @@ t.test('pages: server-rendered like production, then Fast Refresh', async (t) =>
     const health = await get(dev, '/api/health')
     t.equal(health.status, 200)
     t.same(JSON.parse(health.body), { status: 'ok' }, '/api is the same app')
+  })
+
+  t.test("the development CSP is production's plus what Vite's client needs: a worker from a blob", async (t) => {
+    const production = await createTestApp(t, 'production')
+    const built = directives(String((await production.app.inject('/about')).headers['content-security-policy']))
+    const development = directives((await get(dev, '/about')).headers.get('content-security-policy') ?? '')
+    t.same(development, { ...built, 'worker-src': ["'self'", 'blob:'] })
+    t.notOk('worker-src' in built, 'production allows no blob worker')
+  })
+
+  t.test('the terminal has one line per page, data or action request, none for Vite\'s modules', async (t) => {
+    const from = dev.output().length
+    const { page } = await openPage(t)
+    await page.goto(`${dev.origin}/about`)
+    await waitForHydration(page)
+    await page.getByRole('link', { name: 'See item list 1' }).click()
+    await page.getByRole('heading', { name: 'Item list 1' }).waitFor()
+    await dev.waitForOutput(/GET \/_data\/items\/1 200 \d+ ms/, from)
+    const lines = dev.output().slice(from).split('\n').filter(Boolean)
+    t.equal(lines.filter((line) => / GET \/about 200 \d+ ms/.test(line)).length, 1, 'the page: one line, status and duration')
+    t.equal(lines.filter((line) => /GET \/_data\/items\/1 200 \d+ ms/.test(line)).length, 1, 'its data: one line')
+    t.same(
+      lines.filter((line) => /\/(client|@vite|@react-refresh|@fs|node_modules)\//.test(line) || /\.(tsx|css|js)\b/.test(line)),
+      [],
+      'nothing for the modules Vite served',
+    )
   })
 
   t.test('the example screens render the same markup as in production, asset URLs apart', async (t) => {
@@ -104,6 +141,22 @@ t.test('server code: edits restart the server; failures show the real error in d
     t.match((await get(dev, '/items/7')).body, '<h1>Item list 7</h1>')
     await editServer(dev, 'server/pages/items.ts', (text) => text.replace('title: `Item list ${id}`', 'title: `Edited list ${id}`'))
     t.match((await get(dev, '/items/7')).body, '<h1>Edited list 7</h1>')
+  })
+
+  t.test('with a tab open, a server edit reloads the tab once the new server answers, and HMR keeps working', async (t) => {
+    // Vite's client pings the restarting server and logs its lost connection.
+    const { page, documentRequests } = await openPage(t, {}, [/WebSocket connection to .* failed/, /server connection lost/])
+    await page.goto(`${dev.origin}/about`)
+    await waitForHydration(page)
+    const from = dev.output().length
+    await editServer(dev, 'server/pages/about.ts', (text) => text.replace("paragraph:\n      'This application", "paragraph:\n      'Edited: this application"))
+    t.match(dev.output().slice(from), /\[dev\] restarted in \d+ ms/, 'the terminal says how long the restart took')
+    await page.getByText(/^Edited: this application/).waitFor({ timeout: 20_000 })
+    t.equal(documentRequests.length, 2, 'the tab reloaded by itself, once')
+    await waitForHydration(page)
+    dev.edit('client/pages/about.tsx', (text) => text.replace('<h1>About</h1>', '<h1>About (edited)</h1>'))
+    await page.getByRole('heading', { name: 'About (edited)' }).waitFor()
+    t.equal(documentRequests.length, 2, 'the client edit applied in place, no reload')
   })
 
   t.test('an edit to shared/ is used by the next request', async (t) => {

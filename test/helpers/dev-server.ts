@@ -6,17 +6,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import path from 'node:path'
-import { projectRoot } from './build.js'
-import { freePort } from './nginx.js'
+import { copyProject } from './project-copy.js'
+import { freePort } from './ports.js'
 import { waitForOutput } from './server-process.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
-/** What `npm run dev` needs of the project: sources, configs, the package's type. */
-const PROJECT_FILES = ['client', 'server', 'shared', 'scripts', 'vite.config.ts', 'index.html', 'package.json']
-const TSCONFIGS = ['tsconfig.json', 'tsconfig.base.json', 'tsconfig.client.json', 'tsconfig.server.json']
 
 export interface DevServer {
   readonly origin: string
@@ -31,9 +26,10 @@ export interface DevServer {
 }
 
 export async function startDevServer(t: Test, env: Record<string, string> = {}): Promise<DevServer> {
-  mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
-  const dir = mkdtempSync(path.join(projectRoot, 'test/.build/dev-'))
-  for (const name of [...PROJECT_FILES, ...TSCONFIGS]) cpSync(path.join(projectRoot, name), path.join(dir, name), { recursive: true })
+  // Removed after the processes are stopped (below), not while they still watch it.
+  let removeCopy: () => unknown = () => {}
+  const copy = copyProject({ teardown: (remove) => (removeCopy = remove) }, 'dev')
+  const { dir } = copy
   const port = await freePort()
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
     cwd: dir,
@@ -58,7 +54,7 @@ export async function startDevServer(t: Test, env: Record<string, string> = {}):
     try {
       process.kill(-child.pid!, 'SIGKILL')
     } catch {}
-    rmSync(dir, { recursive: true, force: true })
+    removeCopy()
   })
 
   const server: DevServer = {
@@ -68,13 +64,7 @@ export async function startDevServer(t: Test, env: Record<string, string> = {}):
     async waitForOutput(pattern, from = 0, timeoutMs = 60_000) {
       await waitForOutput(printing, pattern, { from, timeoutMs })
     },
-    edit(file, edit) {
-      const target = path.join(dir, file)
-      const before = readFileSync(target, 'utf8')
-      const after = edit(before)
-      if (after === before) throw new Error(`the edit changed nothing in ${file}`)
-      writeFileSync(target, after)
-    },
+    edit: copy.edit,
   }
   await server.waitForOutput(/Development server ready at /)
   return server

@@ -5,20 +5,11 @@
  */
 import { spawn } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { freePort } from './ports.js'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 
 type Test = { teardown(fn: () => unknown): void }
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** The proxy part of docs/deploy.md's configuration, for these upstream origins. */
 export function nginxConfig(dir: string, port: number, upstreams: readonly string[]): string {

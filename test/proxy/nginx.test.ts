@@ -1,3 +1,4 @@
+// test-needs: nginx
 /**
  * Two instances behind real nginx, as docs/deploy.md sets them up: a rolling restart
  * under steady load loses no request, and the client address the app sees is the real

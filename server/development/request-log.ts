@@ -1,0 +1,25 @@
+/**
+ * `npm run dev`'s request log: one line per request the app answered (a page, page
+ * data, an action, /api, the tunnel) with its status and duration, and nothing for the
+ * modules and assets Vite serves unless LOG_LEVEL=debug. Fastify's own two entries per
+ * request are off in development (its log controller); failures are logged with
+ * their stack where they happen, as in production.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+export function logRequests(app: FastifyInstance): void {
+  // Answers sent through Fastify's reply: Vite's middleware writes its own to the socket.
+  const answeredByApp = new WeakSet<FastifyRequest>()
+  app.addHook('onSend', async function markAppAnswer(request) {
+    answeredByApp.add(request)
+  })
+  app.addHook('onRequest', async function logWhenFinished(request, reply) {
+    const started = performance.now()
+    reply.raw.once('finish', () => {
+      const ms = Math.round(performance.now() - started)
+      const line = `${request.method} ${request.url} ${reply.raw.statusCode} ${ms} ms`
+      if (answeredByApp.has(request)) request.log.info(line)
+      else request.log.debug(line)
+    })
+  })
+}

@@ -1,0 +1,51 @@
+/**
+ * A copy of the project that a test may edit freely, under test/.build/ (so
+ * node_modules resolve as in the checkout), removed with the test.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { projectRoot } from './build.js'
+
+type Test = { teardown(fn: () => unknown): void }
+
+/** What the project's commands need: sources, configs, the package. */
+const PROJECT_FILES = [
+  'client',
+  'server',
+  'shared',
+  'scripts',
+  'vite.config.ts',
+  'index.html',
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'tsconfig.client.json',
+  'tsconfig.server.json',
+]
+
+export interface ProjectCopy {
+  readonly dir: string
+  /** Rewrites `file` (relative to the copy) with `edit` applied to its text. */
+  edit(file: string, edit: (text: string) => string): void
+}
+
+/** Copies the project, plus `extra` files (relative paths, such as one test file). */
+export function copyProject(t: Test, prefix: string, extra: readonly string[] = []): ProjectCopy {
+  mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
+  const dir = mkdtempSync(path.join(projectRoot, `test/.build/${prefix}-`))
+  for (const name of [...PROJECT_FILES, ...extra]) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
+    cpSync(path.join(projectRoot, name), path.join(dir, name), { recursive: true })
+  }
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return {
+    dir,
+    edit(file, edit) {
+      const target = path.join(dir, file)
+      const before = readFileSync(target, 'utf8')
+      const after = edit(before)
+      if (after === before) throw new Error(`the edit changed nothing in ${file}`)
+      writeFileSync(target, after)
+    },
+  }
+}

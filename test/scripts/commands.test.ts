@@ -1,0 +1,64 @@
+/**
+ * The project's own commands, run as a developer runs them on a copy of the project:
+ * `npm run build` refuses a type error before bundling, with tsc's message;
+ * `npm test -- <file>` runs just that file, without the type check and without
+ * looking for tools the file does not declare; and every test file that uses Chromium
+ * or nginx declares it, so the declaration cannot drift from the code.
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+import t from 'tap'
+import { projectRoot } from '../helpers/build.js'
+import { copyProject } from '../helpers/project-copy.js'
+
+function run(dir: string, args: readonly string[], env: Record<string, string> = {}) {
+  const result = spawnSync('npm', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 240_000 })
+  return { status: result.status, output: `${result.stdout}${result.stderr}` }
+}
+
+t.test('a type error stops npm run build before bundling, with tsc saying where', async (t) => {
+  const copy = copyProject(t, 'typo')
+  copy.edit('client/pages/contact.tsx', (text) => text.replace('action="send"', 'action="addNotes"'))
+  const build = run(copy.dir, ['run', 'build'])
+  t.not(build.status, 0, 'the build fails')
+  t.match(build.output, /client\/pages\/contact\.tsx\(\d+,\d+\): error TS\d+/, "tsc's message names the file and line")
+  t.notOk(existsSync(path.join(copy.dir, 'dist/server/main.js')), 'nothing was bundled')
+})
+
+t.test('npm test -- <file> runs that file alone, with no type check and no tool it does not need', async (t) => {
+  const copy = copyProject(t, 'one-file', ['test/shared/digest.test.ts', 'test/helpers'])
+  // A type error elsewhere: the full suite would stop at the type check.
+  copy.edit('client/pages/contact.tsx', (text) => text.replace('action="send"', 'action="addNotes"'))
+  const result = run(copy.dir, ['test', '--', 'test/shared/digest.test.ts'], {
+    // Set to nothing that exists: a lookup would stop the run.
+    CHROMIUM_PATH: '/nonexistent/chromium',
+    NGINX_PATH: '/nonexistent/nginx',
+  })
+  t.equal(result.status, 0, result.output.slice(-600))
+  t.match(result.output, /assertions: [1-9]\d* passed, 0 failed/)
+  t.notMatch(result.output, /error TS/, 'no type check ran')
+})
+
+t.test('a tool a chosen file declares is looked for before any test runs', async (t) => {
+  const result = run(projectRoot, ['test', '--', 'test/proxy/nginx.test.ts'], { NGINX_PATH: '/nonexistent/nginx' })
+  t.equal(result.status, 1)
+  t.match(result.output, 'NGINX_PATH is set to "/nonexistent/nginx", which is not an executable file.')
+})
+
+t.test('every test file that uses Chromium or nginx declares it on its first line', async (t) => {
+  const files = (function list(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name)
+      if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'fixtures' ? [] : list(full)
+      return entry.name.endsWith('.test.ts') ? [full] : []
+    })
+  })(path.join(projectRoot, 'test'))
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8')
+    const declared = /^\/\/ test-needs: ([a-z, ]+)$/m.exec(text.slice(0, 500))?.[1] ?? ''
+    const name = path.relative(projectRoot, file)
+    if (/helpers\/(browser|dev-server)\.js'/.test(text)) t.match(declared, 'chromium', `${name} declares Chromium`)
+    if (/helpers\/nginx\.js'/.test(text)) t.match(declared, 'nginx', `${name} declares nginx`)
+  }
+})
