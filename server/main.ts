@@ -39,14 +39,31 @@ const IDLE_WAIT_MS = 5_000
  * retries on another instance, form posts included.
  */
 async function stopAccepting(): Promise<void> {
+  let isClosed = false
   const closed = new Promise<void>((resolve) => app.server.once('close', () => resolve()))
+  void closed.then(() => (isClosed = true))
   app.lifecycle.closing = true
   net.Server.prototype.close.call(app.server)
   const idleWait = Math.min(IDLE_WAIT_MS, config.shutdownGraceMs / 2)
-  const stillOpen = await Promise.race([closed.then(() => false), sleep(idleWait).then(() => true)])
-  if (stillOpen) app.server.closeIdleConnections()
-  await closed
+  await Promise.race([closed, sleep(idleWait)])
+  if (isClosed) return
+  app.server.closeIdleConnections()
+  // Node's idea of an idle connection can miss one (seen: a keep-alive connection whose
+  // last answer the client has not read). Once no request is in flight, whatever is
+  // still open is idle by definition and closed too; a request still running keeps
+  // its connection until it is answered (with `Connection: close`).
+  while (!isClosed) {
+    await Promise.race([closed, sleep(250)])
+    if (!isClosed && inFlight === 0) app.server.closeAllConnections()
+  }
 }
+
+/** Requests received and not yet answered (or abandoned). */
+let inFlight = 0
+app.server.on('request', (_request, response) => {
+  inFlight++
+  response.once('close', () => inFlight--)
+})
 
 let stopping = false
 async function shutDown(signal: NodeJS.Signals) {
