@@ -4,6 +4,7 @@
  * from the route table, so a component that disagrees with its route does not compile.
  */
 import type { ComponentType } from 'react'
+import type { HeadEntries } from '../shared/head.js'
 import type { AnyRoute, DataOf, RouteParams, RouteTable } from '../shared/route-table.js'
 
 export interface PageProps<R extends AnyRoute> {
@@ -14,6 +15,8 @@ export interface PageProps<R extends AnyRoute> {
 export interface PageModule<R extends AnyRoute = AnyRoute> {
   /** The document title for this page. */
   title(data: DataOf<R>, params: RouteParams<R>): string
+  /** What else goes into `<head>`: description, canonical URL, robots, Open Graph. */
+  head?(data: DataOf<R>, params: RouteParams<R>): HeadEntries
   readonly Component: ComponentType<PageProps<R>>
 }
 
@@ -21,13 +24,16 @@ export interface PageModule<R extends AnyRoute = AnyRoute> {
  * Declares a page for `route`: `export default definePage(routes.items, { title, Component })`.
  *
  * Declare `Component` as a top-level function of the module: React Fast Refresh
- * (`npm run dev`) swaps only top-level components in place. And `title` is kept
+ * (`npm run dev`) swaps only top-level components in place. And `title` and `head` are kept
  * non-enumerable, so that the module's one export looks like what Fast Refresh accepts
  * without a reload, an object whose listed members are all components
  * (@vitejs/plugin-react's "compound component" rule). Nothing else sees a difference.
  */
 export function definePage<R extends AnyRoute>(_route: R, page: PageModule<R>): PageModule<R> {
-  return Object.defineProperty({ Component: page.Component }, 'title', { value: page.title, enumerable: false }) as PageModule<R>
+  return Object.defineProperties(
+    { Component: page.Component },
+    { title: { value: page.title, enumerable: false }, head: { value: page.head, enumerable: false } },
+  ) as PageModule<R>
 }
 
 /**

@@ -3,7 +3,7 @@ import { useRouter } from 'wouter'
 import { locationKey } from '../../shared/location.js'
 import { NavigationContext } from './navigation-context.js'
 import { PageSourceContext, type ReadyPage } from './page-source.js'
-import { titleOf } from './page-title.js'
+import { applyHeadTags, headTagsOf, titleOf } from './page-head.js'
 import { ActionStateContext } from './action-state.js'
 import { ErrorPage } from './error-page.js'
 import { NotFoundPage } from './not-found-page.js'
@@ -33,6 +33,7 @@ export function PageHost() {
   useLayoutEffect(() => {
     if (!shown) return
     document.title = titleOf(shown.page)
+    applyHeadTags(headTagsOf(shown.page))
     engine?.pageShown(shown.key, document.title, shown.page.payload.kind)
   }, [shown, engine])
 

@@ -2,7 +2,11 @@ import { href, routes } from '../../shared/routes.js'
 import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.about, { title: () => 'About', Component: AboutPage })
+export default definePage(routes.about, {
+  title: () => 'About',
+  head: () => ({ description: 'How this application renders, hydrates and routes its pages.' }),
+  Component: AboutPage,
+})
 
 function AboutPage({ data }: PageProps<typeof routes.about>) {
   return (

@@ -3,7 +3,11 @@ import { Form } from '../app/form.js'
 import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.contact, { title: (data) => (data.sent ? 'Message sent' : 'Contact'), Component: ContactPage })
+export default definePage(routes.contact, {
+  title: (data) => (data.sent ? 'Message sent' : 'Contact'),
+  head: () => ({ description: 'Send us a message: your name, your email address and what you want to say.' }),
+  Component: ContactPage,
+})
 
 function ContactPage({ data }: PageProps<typeof routes.contact>) {
   if (data.sent) {

@@ -2,7 +2,11 @@ import { routes } from '../../shared/routes.js'
 import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.home, { title: () => 'Home', Component: HomePage })
+export default definePage(routes.home, {
+  title: () => 'Home',
+  head: () => ({ description: 'A server-rendered React application on Fastify: what it is, and the screens it shows.' }),
+  Component: HomePage,
+})
 
 function HomePage({ data }: PageProps<typeof routes.home>) {
   return (

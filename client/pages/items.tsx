@@ -3,7 +3,16 @@ import { href, routes } from '../../shared/routes.js'
 import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
-export default definePage(routes.items, { title: (data) => data.title, Component: ItemsPage })
+export default definePage(routes.items, {
+  title: (data) => data.title,
+  head: (data) => ({
+    description: `${data.title}: ${data.rows.length} rows of names, prices and tags.`,
+    // One URL for the list however it was reached (`/items/007`, `/items/7?sort=x`).
+    canonical: href('items', { id: String(data.id) }),
+    openGraph: { title: data.title, type: 'website' },
+  }),
+  Component: ItemsPage,
+})
 
 function ItemsPage({ data }: PageProps<typeof routes.items>) {
   return (

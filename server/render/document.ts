@@ -8,7 +8,8 @@ import { BOOTSTRAP_ELEMENT_ID, MAIN_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEM
 import type { BuildManifest } from '../../shared/build-manifest.js'
 import { escapeHtml, serializeForScript } from '../../shared/html.js'
 import type { DevError } from '../../shared/page-payload.js'
-import { titleOf } from '../../client/app/page-title.js'
+import { headTagsOf, titleOf } from '../../client/app/page-head.js'
+import { HEAD_MARKER } from '../../shared/head.js'
 import type { PageRender } from './render-page.js'
 
 /** The preload list of a route: entry, route chunk, and their static imports, once each. */
@@ -32,6 +33,9 @@ export function renderDocumentHead(render: PageRender): string {
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>${escapeHtml(titleOf(page))}</title>` +
+    headTagsOf(page)
+      .map(({ tag, attributes }) => `<${tag}${Object.entries(attributes).map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('')} ${HEAD_MARKER}>`)
+      .join('') +
     // An empty icon: no /favicon.ico request, so no 404 in the console.
     '<link rel="icon" href="data:,">' +
     styles +

@@ -64,6 +64,30 @@ t.test('the example screens in Chromium', async (t) => {
     t.same(errors, [])
   })
 
+  t.test("a client navigation replaces the page's head entries, never adds to them", async (t) => {
+    const { page, documentRequests } = await openPage(t)
+    const head = () =>
+      page.evaluate(() => [...document.head.querySelectorAll('[data-head]')].map((tag) => tag.outerHTML.replace(/ data-head=""/, '')))
+    await page.goto(`${origin}/about`)
+    await waitForHydration(page)
+    t.same(await head(), ['<meta name="description" content="How this application renders, hydrates and routes its pages.">'])
+    await page.getByRole('link', { name: 'See item list 1' }).click()
+    await page.locator('h1', { hasText: 'Item list 1' }).waitFor()
+    t.same(await head(), [
+      '<meta name="description" content="Item list 1: 200 rows of names, prices and tags.">',
+      '<link rel="canonical" href="/items/1">',
+      '<meta property="og:title" content="Item list 1">',
+      '<meta property="og:type" content="website">',
+    ])
+    t.equal(await page.title(), 'Item list 1')
+    await page.locator('#route-announcer', { hasText: 'Item list 1' }).waitFor()
+    await page.goBack()
+    await page.locator('h1', { hasText: 'About' }).waitFor()
+    t.same(await head(), ['<meta name="description" content="How this application renders, hydrates and routes its pages.">'], 'back: the canonical is gone')
+    t.equal(await page.evaluate(() => document.querySelectorAll('meta[name="description"]').length), 1)
+    t.same(documentRequests, [`${origin}/about`])
+  })
+
   t.test('an unknown path shows the not-found page, hydrated, with a link home that works', async (t) => {
     const { page, errors, failedResources, documentRequests } = await openPage(t)
     const response = await page.goto(`${origin}/nope`)

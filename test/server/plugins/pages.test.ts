@@ -128,6 +128,23 @@ t.test('production screens', async (t) => {
   })
 })
 
+t.test('head entries: description, canonical, robots, Open Graph', async (t) => {
+  const { app } = await createTestApp(t)
+  const head = (html: string) => /<head>([^]*?)<\/head>/.exec(html)?.[1] ?? ''
+  const items = head((await app.inject('/items/7')).body)
+  t.match(items, '<meta name="description" content="Item list 7: 200 rows of names, prices and tags." data-head>')
+  t.match(items, '<link rel="canonical" href="/items/7" data-head>')
+  t.match(items, '<meta property="og:title" content="Item list 7" data-head><meta property="og:type" content="website" data-head>')
+  t.notMatch(items, 'name="robots"', 'a page to index')
+  t.match(head((await app.inject('/items/007?sort=name')).body), '<link rel="canonical" href="/items/7" data-head>', 'one canonical URL however the list was reached')
+  for (const path of ['/', '/about', '/contact']) {
+    const html = head((await app.inject(path)).body)
+    t.equal(html.match(/<meta name="description" content="[^"]+" data-head>/g)?.length, 1, `${path}: one description`)
+    t.notMatch(html, 'rel="canonical"', `${path}: no canonical it did not declare`)
+  }
+  t.match(head((await app.inject('/nope')).body), '<meta name="robots" content="noindex" data-head>', 'a 404 is not indexed')
+})
+
 t.test('page data', async (t) => {
   const { app, build } = await createTestApp(t)
 
@@ -252,6 +269,8 @@ t.test('loader outcomes (fixture routes)', async (t) => {
     t.match(res.body, '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;', 'escaped text in the page')
     t.equal(bootstrapOf(res.body).data.text, HOSTILE_TEXT, 'the bootstrap script reads back as the same text')
     t.match(res.body, `<title>Hostile: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;`)
+    const description = /<meta name="description" content="([^"]*)" data-head>/.exec(res.body)?.[1]
+    t.equal(description, '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; \u2028 \u2029 &lt;!-- &amp; &quot;quoted&quot;', 'head entries are escaped')
   })
 
   t.test('a component that throws while rendering on the server: plain 500 page with the digest', async (t) => {

@@ -1,0 +1,37 @@
+/**
+ * A page's `<head>`: its title, and the entries its module declares (shared/head.ts).
+ * The server writes both into the document; after a client navigation the page host
+ * sets the title and replaces the previous page's head tags (`applyHeadTags`).
+ */
+import { HEAD_MARKER, headTags, type HeadTag } from '../../shared/head.js'
+import type { ReadyPage } from './page-source.js'
+
+export const NOT_FOUND_TITLE = 'Page not found'
+export const ERROR_TITLE = 'Application error'
+
+/** The document title of a page; the server writes it into `<title>`, the client follows it. */
+export function titleOf(page: ReadyPage): string {
+  const { payload, module } = page
+  if (payload.kind === 'page' && module) return module.title(payload.data as never, payload.params as never)
+  if (payload.kind === 'not-found') return NOT_FOUND_TITLE
+  return ERROR_TITLE
+}
+
+/** The head tags of a page. Not-found and error pages ask search engines not to index them. */
+export function headTagsOf(page: ReadyPage): HeadTag[] {
+  const { payload, module } = page
+  if (payload.kind !== 'page') return headTags({ robots: 'noindex' })
+  if (!module?.head) return []
+  return headTags(module.head(payload.data as never, payload.params as never))
+}
+
+/** Browser only: replaces the head tags of the page before with these. */
+export function applyHeadTags(tags: readonly HeadTag[]): void {
+  for (const old of document.head.querySelectorAll(`[${HEAD_MARKER}]`)) old.remove()
+  for (const { tag, attributes } of tags) {
+    const element = document.createElement(tag)
+    for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value)
+    element.setAttribute(HEAD_MARKER, '')
+    document.head.append(element)
+  }
+}
