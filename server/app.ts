@@ -19,6 +19,7 @@ import type { AnyAppDefinition } from './page-definition.js'
 import { appDefinition } from './pages/index.js'
 import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
+import fastifyCookie from '@fastify/cookie'
 import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
@@ -169,6 +170,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
 
   if (development) app.register(development.plugin)
   app.register(errorsPlugin, { buildId: manifest.buildId })
+  // Cookies are parsed only where a loader or action asks (server/response-control.ts).
+  app.register(fastifyCookie, { hook: false })
   app.register(securityPlugin, { development: development !== undefined })
   app.register(tunnelPlugin, {
     prefix: TUNNEL_PATH,

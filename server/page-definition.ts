@@ -5,15 +5,32 @@
  */
 import type { FastifyRequest } from 'fastify'
 import type { ActionInput, ActionOutcome } from '../shared/actions.js'
-import type { ActionFields, ActionName, AnyRoute, DataOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
+import type { ActionFields, ActionName, AnyRoute, DataOf, ModeOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
+import type { ResponseControl } from './response-control.js'
 import type { PageImports } from '../client/page-module.js'
 
-export interface LoaderContext<R extends AnyRoute> {
+/** What every loader and action gets. */
+export interface RequestContext<R extends AnyRoute> {
   /** The route's params, decoded and validated against the table. */
   readonly params: RouteParams<R>
   readonly searchParams: URLSearchParams
   readonly request: FastifyRequest
 }
+
+/**
+ * What a dynamic page's loader and every action get besides: the request's cookies and
+ * control over the answer (cookies, headers). A static page's answer is rendered once
+ * and shared by everyone, so its loader gets neither: using them does not compile.
+ */
+export interface PerRequestContext {
+  readonly cookies: Readonly<Record<string, string | undefined>>
+  readonly response: ResponseControl
+}
+
+export type LoaderContext<R extends AnyRoute> = RequestContext<R> & ([ModeOf<R>] extends ['static'] ? {} : PerRequestContext)
+
+/** What an action gets: a form post is never cached, so it may always read and set cookies. */
+export type ActionContext<R extends AnyRoute> = RequestContext<R> & PerRequestContext
 
 /**
  * Runs when a form posts to the page naming this action. Validates its input (the
@@ -22,7 +39,7 @@ export interface LoaderContext<R extends AnyRoute> {
  */
 export type ActionHandler<R extends AnyRoute, Fields extends string> = (
   input: ActionInput<Fields>,
-  context: LoaderContext<R>,
+  context: ActionContext<R>,
 ) => ActionOutcome<Fields> | Promise<ActionOutcome<Fields>>
 
 export type ActionHandlers<R extends AnyRoute> = {

@@ -68,14 +68,17 @@ export type RouteParams<R> = ParamsOf<PatternOf<R>>
  * (Curried so `Data` is given while the pattern and actions are still inferred.)
  */
 export function route<Data>() {
-  return <const Pattern extends string, const Actions extends ActionsDecl = {}>(def: {
+  return <const Pattern extends string, const Mode extends RenderMode, const Actions extends ActionsDecl = {}>(def: {
     pattern: Pattern
-    mode: RenderMode
+    mode: Mode
     params?: { readonly [K in ParamNames<Pattern>]?: RegExp }
     actions?: Actions
     stream?: boolean
-  }): RouteDef<Pattern, Data, Actions> => def
+  }): RouteDef<Pattern, Data, Actions> & { readonly mode: Mode } => def
 }
+
+/** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */
+export type ModeOf<R> = R extends { readonly mode: infer M extends RenderMode } ? M : RenderMode
 
 /** The methods a page answers (its `Allow` header): POST only when it declares actions. */
 export function allowedMethods(route: AnyRoute): string {

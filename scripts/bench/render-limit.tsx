@@ -8,7 +8,13 @@ import { singlePageSource } from '../../client/app/page-source.js'
 import items from '../../client/pages/items.js'
 import { appDefinition } from '../../server/pages/index.js'
 
-const data = await appDefinition.serverPages.items.loader({ params: { id: '7' }, searchParams: new URLSearchParams(), request: {} as never })
+const data = await appDefinition.serverPages.items.loader({
+  params: { id: '7' },
+  searchParams: new URLSearchParams(),
+  request: {} as never,
+  cookies: {},
+  response: { setCookie() {}, deleteCookie() {}, setHeader() {} },
+})
 const page = {
   payload: { kind: 'page' as const, status: 200 as const, buildId: 'bench', routeId: 'items', mode: 'dynamic' as const, params: { id: '7' }, data },
   module: items,

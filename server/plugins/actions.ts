@@ -22,6 +22,7 @@ import type { PageResponder } from '../render/page-responder.js'
 import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, sameSiteLocation, statusOf } from '../http-errors.js'
 import { ErrorCode } from '../../shared/errors.js'
 import { crossOriginProblem } from '../same-origin.js'
+import { collectResponse } from '../response-control.js'
 
 /** The largest form body accepted: forms carry text, not uploads. */
 export const ACTION_BODY_LIMIT = 1024 * 1024
@@ -128,10 +129,19 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
 
       const body = request.body
       const input = Object.fromEntries(fields.map((field) => [field, body.get(field) ?? '']))
+      // What the action does to the answer (cookies, headers) goes out whatever its outcome.
+      const response = collectResponse(request)
       let outcome
       try {
-        outcome = await handler(input, { params: match.params, searchParams: new URLSearchParams(location.search), request })
+        outcome = await handler(input, {
+          params: match.params,
+          searchParams: new URLSearchParams(location.search),
+          request,
+          cookies: response.cookies,
+          response: response.control,
+        })
       } catch (error) {
+        response.applyTo(reply)
         if (isRedirect(error)) return answerSuccess(request, reply, error.location)
         if (isNotFound(error)) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
         if (isHttpError(error) && error.status < 500) {
@@ -142,6 +152,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
         return sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
       }
 
+      response.applyTo(reply)
       if (outcome.ok) return answerSuccess(request, reply, outcome.redirect ?? location.key)
       const state: ActionState = {
         action: name,
@@ -153,6 +164,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
       // No JavaScript: the page again, with the errors next to their fields.
       const resolution = await pages.resolve(request, view, location)
+      resolution.response?.applyTo(reply)
       if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
       const page = resolution.payload
       const payload = page.kind === 'page' ? { ...page, status: 422 as const, action: state } : page

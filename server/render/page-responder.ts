@@ -167,6 +167,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       if (cached) return sendStaticPage(request, reply, cached)
       const view = opts.view()
       const resolution = await resolve(request, view, location)
+      resolution.response?.applyTo(reply)
       if (resolution.kind === 'redirect') {
         return reply.header('cache-control', NO_STORE).redirect(resolution.location, resolution.status)
       }
@@ -179,6 +180,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       const cached = staticData.get(location.key)
       if (cached) return sendStaticData(request, reply, cached)
       const resolution = await resolve(request, opts.view(), location)
+      resolution.response?.applyTo(reply)
       if (resolution.kind === 'redirect') {
         // A fetch would follow a real 3xx on its own; the client must see the target
         // to navigate to it, so the redirect travels as data.

@@ -11,10 +11,15 @@ import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
 import { sameSiteLocation } from '../http-errors.js'
+import { collectResponse, type CollectedResponse } from '../response-control.js'
 
-export type Resolution =
+export type Resolution = (
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
   | { readonly kind: 'redirect'; readonly status: RedirectStatus; readonly location: string }
+) & {
+  /** What a dynamic page's loader did to the answer (cookies, headers), whatever its outcome. */
+  readonly response?: CollectedResponse
+}
 
 /**
  * A request target in origin form (`/x?y`): the absolute form a client may send to a
@@ -50,8 +55,8 @@ export interface ResolveContext {
   readonly development: boolean
 }
 
-export async function resolvePage(context: ResolveContext, request: FastifyRequest, location: CanonicalLocation): Promise<Resolution> {
-  const { definition, buildId } = context
+export async function resolvePage(resolveContext: ResolveContext, request: FastifyRequest, location: CanonicalLocation): Promise<Resolution> {
+  const { definition, buildId } = resolveContext
   const { pathname, search } = location
   // One URL per page: `/about/`, `//about` and `/x/../about` answer with a permanent
   // redirect to `/about`. The tidy path starts with a single `/` and an encoded
@@ -62,12 +67,12 @@ export async function resolvePage(context: ResolveContext, request: FastifyReque
   if (!match) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
 
   const page = definition.serverPages[match.id]!
+  // A static page's answer is shared: its loader gets neither cookies nor the answer.
+  const response = match.route.mode === 'static' ? undefined : collectResponse(request)
+  const context = { params: match.params as never, searchParams: new URLSearchParams(search), request }
+  const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   try {
-    const data = await page.loader({
-      params: match.params as never,
-      searchParams: new URLSearchParams(search),
-      request,
-    })
+    const data = await page.loader(response ? { ...context, cookies: response.cookies, response: response.control } : (context as never))
     const payload: PagePayload = {
       kind: 'page',
       status: 200,
@@ -77,11 +82,11 @@ export async function resolvePage(context: ResolveContext, request: FastifyReque
       params: match.params,
       data,
     }
-    return { kind: 'screen', payload }
+    return withResponse({ kind: 'screen', payload })
   } catch (error) {
-    if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) }
-    if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
-    return { kind: 'screen', payload: errorPayload(error, context, request, match.id) }
+    if (isRedirect(error)) return withResponse({ kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) })
+    if (isNotFound(error)) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } })
+    return withResponse({ kind: 'screen', payload: errorPayload(error, resolveContext, request, match.id) })
   }
 }
 

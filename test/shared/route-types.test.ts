@@ -23,6 +23,21 @@ export function misuses() {
     // @ts-expect-error: the about page's data has no "rows"
     Component: ({ data }) => data.rows,
   })
+  defineServerPage(routes.about, {
+    // @ts-expect-error: a static page is rendered once for everyone: its loader gets no cookies
+    loader: ({ cookies }) => ({ paragraph: String(cookies) }),
+  })
+  defineServerPage(routes.about, {
+    // @ts-expect-error: ...and cannot set any on an answer that is shared
+    loader: ({ response }) => ({ paragraph: String(response) }),
+  })
+  defineServerPage(routes.items, {
+    // A dynamic page's loader may read and set both (this one compiles).
+    loader: ({ cookies, response }) => {
+      response.setCookie('seen', cookies.seen ?? '1')
+      return { id: 1, title: '', rows: [] }
+    },
+  })
   // @ts-expect-error: /items/:id needs its id
   href('items')
   // @ts-expect-error: there is no route "nope"

@@ -1,0 +1,94 @@
+/**
+ * What a loader or an action may do to its answer besides its data: set and delete
+ * cookies, set response headers. Collected while it runs and applied to whichever
+ * answer goes out (the HTML, the page data, a form post's redirect or JSON), so the
+ * same loader behaves the same on every path. Cookie defaults are the safe ones:
+ * `HttpOnly`, `SameSite=Lax`, `Path=/`, and `Secure` when the client reached us over
+ * https (directly or through a trusted proxy).
+ */
+import type {} from '@fastify/cookie'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+export interface CookieOptions {
+  /** Seconds until the cookie expires; a session cookie when neither this nor `expires` is given. */
+  readonly maxAge?: number
+  readonly expires?: Date
+  /** Default `/`. */
+  readonly path?: string
+  readonly domain?: string
+  /** Default true: scripts cannot read it. */
+  readonly httpOnly?: boolean
+  /** Default: true over https, false over http. */
+  readonly secure?: boolean
+  /** Default `lax`. */
+  readonly sameSite?: 'lax' | 'strict' | 'none'
+}
+
+export interface ResponseControl {
+  setCookie(name: string, value: string, options?: CookieOptions): void
+  deleteCookie(name: string, options?: Pick<CookieOptions, 'path' | 'domain'>): void
+  /** A response header. `Set-Cookie` goes through `setCookie`; the security headers are not the page's to change. */
+  setHeader(name: string, value: string): void
+}
+
+/** Headers a page may not set: they belong to the server's security policy or to the protocol. */
+const RESERVED_HEADERS = new Set([
+  'set-cookie',
+  'content-security-policy',
+  'strict-transport-security',
+  'x-frame-options',
+  'x-content-type-options',
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'location',
+  'x-request-id',
+])
+
+const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+
+type Effect = (reply: FastifyReply) => void
+
+export interface CollectedResponse {
+  /** The request's cookies, parsed. */
+  readonly cookies: Readonly<Record<string, string | undefined>>
+  readonly control: ResponseControl
+  /** Applies what was collected to the answer about to go out. */
+  applyTo(reply: FastifyReply): void
+}
+
+export function collectResponse(request: FastifyRequest): CollectedResponse {
+  const effects: Effect[] = []
+  const secure = request.protocol === 'https'
+  const control: ResponseControl = {
+    setCookie(name, value, options = {}) {
+      if (!COOKIE_NAME.test(name)) throw new TypeError(`Cookie name ${JSON.stringify(name)} is not a valid token`)
+      const settings = {
+        path: options.path ?? '/',
+        httpOnly: options.httpOnly ?? true,
+        secure: options.secure ?? secure,
+        sameSite: options.sameSite ?? ('lax' as const),
+        ...(options.maxAge !== undefined ? { maxAge: options.maxAge } : {}),
+        ...(options.expires !== undefined ? { expires: options.expires } : {}),
+        ...(options.domain !== undefined ? { domain: options.domain } : {}),
+      }
+      effects.push((reply) => void reply.setCookie(name, value, settings))
+    },
+    deleteCookie(name, options = {}) {
+      if (!COOKIE_NAME.test(name)) throw new TypeError(`Cookie name ${JSON.stringify(name)} is not a valid token`)
+      effects.push((reply) => void reply.clearCookie(name, { path: options.path ?? '/', ...(options.domain ? { domain: options.domain } : {}) }))
+    },
+    setHeader(name, value) {
+      if (RESERVED_HEADERS.has(name.toLowerCase())) throw new TypeError(`A page may not set the ${name} header`)
+      effects.push((reply) => void reply.header(name, value))
+    },
+  }
+  return {
+    cookies: request.server.parseCookie(request.headers.cookie ?? ''),
+    control,
+    applyTo(reply) {
+      for (const effect of effects) effect(reply)
+    },
+  }
+}
