@@ -20,6 +20,8 @@ import { appDefinition } from './pages/index.js'
 import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
 import fastifyCookie from '@fastify/cookie'
+import fastifySecureSession from '@fastify/secure-session'
+import { SESSION_COOKIE, SESSION_MAX_AGE_S, sessionKeys, UNSET_SECRET_WARNING } from './session.js'
 import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
@@ -170,8 +172,15 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
 
   if (development) app.register(development.plugin)
   app.register(errorsPlugin, { buildId: manifest.buildId })
-  // Cookies are parsed only where a loader or action asks (server/response-control.ts).
-  app.register(fastifyCookie, { hook: false })
+  // Request cookies for loaders and actions (server/response-control.ts), and the writer of Set-Cookie.
+  app.register(fastifyCookie)
+  if (config.sessionSecrets.length === 0) app.log.warn(UNSET_SECRET_WARNING)
+  app.register(fastifySecureSession, {
+    key: sessionKeys(config.sessionSecrets),
+    cookieName: SESSION_COOKIE,
+    expiry: SESSION_MAX_AGE_S,
+    cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_MAX_AGE_S },
+  })
   app.register(securityPlugin, { development: development !== undefined })
   app.register(tunnelPlugin, {
     prefix: TUNNEL_PATH,

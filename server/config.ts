@@ -30,6 +30,11 @@ export interface AppConfig {
   /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
   readonly clientDir: string
   readonly monitoring: MonitoringConfig
+  /**
+   * SESSION_SECRET, then SESSION_SECRET_PREVIOUS: the first seals sessions, both open
+   * them. Empty when unset (a key is made at start: server/session.ts).
+   */
+  readonly sessionSecrets: readonly string[]
   /** After SIGTERM: how long /api/ready says 503 while the instance still serves, so balancers notice. */
   readonly shutdownDelayMs: number
   /** After that: the most time in-flight requests get to finish before the process exits anyway. */
@@ -135,6 +140,25 @@ function parseHosts(name: string, raw: string): HostPattern[] {
   })
 }
 
+const MIN_SECRET_LENGTH = 32
+
+function parseSessionSecrets(env: Env): string[] {
+  const current = env.SESSION_SECRET || undefined
+  const previous = env.SESSION_SECRET_PREVIOUS || undefined
+  for (const [name, value] of [['SESSION_SECRET', current], ['SESSION_SECRET_PREVIOUS', previous]] as const) {
+    if (value !== undefined && value.length < MIN_SECRET_LENGTH) {
+      throw new ConfigError(
+        name,
+        `must be at least ${MIN_SECRET_LENGTH} characters (a random string, such as the output of \`openssl rand -base64 32\`); it has ${value.length}`,
+      )
+    }
+  }
+  if (previous !== undefined && current === undefined) {
+    throw new ConfigError('SESSION_SECRET_PREVIOUS', 'is for rotating SESSION_SECRET: set SESSION_SECRET too')
+  }
+  return [current, previous].filter((secret): secret is string => secret !== undefined)
+}
+
 function parseDsnVariable(name: string, raw: string): ParsedDsn {
   const dsn = parseDsn(raw)
   if (!dsn) throw new ConfigError(name, `must be a Sentry DSN like https://<key>@o1.ingest.sentry.io/2; "${raw}" is not one`)
@@ -194,6 +218,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowedHosts: env.ALLOWED_HOSTS === undefined ? undefined : parseHosts('ALLOWED_HOSTS', env.ALLOWED_HOSTS),
     clientDir: env.CLIENT_DIR || defaultClientDir(),
     monitoring: parseMonitoring(env),
+    sessionSecrets: parseSessionSecrets(env),
     shutdownDelayMs: parseMilliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 5_000),
     shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
   }

@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ActionInput, ActionOutcome } from '../shared/actions.js'
 import type { ActionFields, ActionName, AnyRoute, DataOf, ModeOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
 import type { ResponseControl } from './response-control.js'
+import type { SessionControl } from './session.js'
 import type { PageImports } from '../client/page-module.js'
 
 /** What every loader and action gets. */
@@ -18,13 +19,15 @@ export interface RequestContext<R extends AnyRoute> {
 }
 
 /**
- * What a dynamic page's loader and every action get besides: the request's cookies and
- * control over the answer (cookies, headers). A static page's answer is rendered once
+ * What a dynamic page's loader and every action get besides: the request's cookies,
+ * control over the answer (cookies, headers) and the visitor's session. A static page's answer is rendered once
  * and shared by everyone, so its loader gets neither: using them does not compile.
  */
 export interface PerRequestContext {
   readonly cookies: Readonly<Record<string, string | undefined>>
   readonly response: ResponseControl
+  /** The visitor's session (an encrypted cookie: server/session.ts). */
+  readonly session: SessionControl
 }
 
 export type LoaderContext<R extends AnyRoute> = RequestContext<R> & ([ModeOf<R>] extends ['static'] ? {} : PerRequestContext)

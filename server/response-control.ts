@@ -85,7 +85,7 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
     },
   }
   return {
-    cookies: request.server.parseCookie(request.headers.cookie ?? ''),
+    cookies: request.cookies,
     control,
     applyTo(reply) {
       for (const effect of effects) effect(reply)

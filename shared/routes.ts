@@ -27,8 +27,8 @@ export interface AboutData {
 }
 
 export interface ContactData {
-  /** The visitor came back after sending a message. */
-  readonly sent: boolean
+  /** The thanks for a message just sent: shown once, on the page after the form (a flash in the session). */
+  readonly thanks: string | null
 }
 
 /** Limits of the contact form, shared so the browser can hint what the server enforces. */

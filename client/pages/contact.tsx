@@ -4,26 +4,23 @@ import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
 export default definePage(routes.contact, {
-  title: (data) => (data.sent ? 'Message sent' : 'Contact'),
+  title: (data) => (data.thanks ? 'Message sent' : 'Contact'),
   head: () => ({ description: 'Send us a message: your name, your email address and what you want to say.' }),
   Component: ContactPage,
 })
 
 function ContactPage({ data }: PageProps<typeof routes.contact>) {
-  if (data.sent) {
-    return (
-      <article>
-        <h1>Thank you</h1>
-        <p>Your message has been sent. We will get back to you soon.</p>
-        <p>
-          <Link href={href('contact')}>Send another message</Link> <Link href={href('home')}>Home</Link>
-        </p>
-      </article>
-    )
-  }
   return (
     <article>
-      <h1>Contact</h1>
+      {data.thanks ? (
+        <>
+          <h1>Thank you</h1>
+          <p role="status">{data.thanks}</p>
+          <h2>Send another message</h2>
+        </>
+      ) : (
+        <h1>Contact</h1>
+      )}
       <Form route={routes.contact} action="send" className="contact-form">
         {(form) => (
           <>
@@ -48,6 +45,9 @@ function ContactPage({ data }: PageProps<typeof routes.contact>) {
           </>
         )}
       </Form>
+      <p>
+        <Link href={href('home')}>Home</Link> <Link href={href('about')}>About</Link>
+      </p>
     </article>
   )
 }

@@ -14,6 +14,7 @@ const data = await appDefinition.serverPages.items.loader({
   request: {} as never,
   cookies: {},
   response: { setCookie() {}, deleteCookie() {}, setHeader() {} },
+  session: { get() {}, set() {}, end() {}, flash() {}, takeFlash: () => undefined },
 })
 const page = {
   payload: { kind: 'page' as const, status: 200 as const, buildId: 'bench', routeId: 'items', mode: 'dynamic' as const, params: { id: '7' }, data },

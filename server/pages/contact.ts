@@ -10,9 +10,9 @@ type ContactField = ActionFields<typeof routes.contact, 'send'>
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 export default defineServerPage(routes.contact, {
-  loader: ({ searchParams }) => ({ sent: searchParams.get('sent') === '1' }),
+  loader: ({ session }) => ({ thanks: session.takeFlash() ?? null }),
   actions: {
-    send: (input, { request }) => {
+    send: (input, { request, session }) => {
       const name = input.name.trim()
       const email = input.email.trim()
       const message = input.message.trim()
@@ -29,7 +29,9 @@ export default defineServerPage(routes.contact, {
 
       // The product's real sink is not decided yet: one structured log line per message.
       request.log.info({ event: 'contact.message', contact: { name, email, message } }, 'contact message received')
-      return actionSuccess(`${href('contact')}?sent=1`)
+      // Back to this page, which thanks the sender once (a reload does not thank again).
+      session.flash(`Thank you, ${name}. Your message has been sent; we will get back to you soon.`)
+      return actionSuccess(href('contact'))
     },
   },
 })

@@ -12,6 +12,7 @@ import type { AnyAppDefinition } from '../page-definition.js'
 import { parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
 import { sameSiteLocation } from '../http-errors.js'
 import { collectResponse, type CollectedResponse } from '../response-control.js'
+import { sessionControl } from '../session.js'
 
 export type Resolution = (
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
@@ -72,7 +73,9 @@ export async function resolvePage(resolveContext: ResolveContext, request: Fasti
   const context = { params: match.params as never, searchParams: new URLSearchParams(search), request }
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   try {
-    const data = await page.loader(response ? { ...context, cookies: response.cookies, response: response.control } : (context as never))
+    const data = await page.loader(
+      response ? { ...context, cookies: response.cookies, response: response.control, session: sessionControl(request) } : (context as never),
+    )
     const payload: PagePayload = {
       kind: 'page',
       status: 200,

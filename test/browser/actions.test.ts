@@ -30,8 +30,10 @@ t.test('the contact form', async (t) => {
     await page.getByLabel('Message').fill('Hello from the browser')
     await page.getByRole('button', { name: 'Send' }).click()
     await page.locator('h1', { hasText: 'Thank you' }).waitFor()
-    t.equal(page.url(), `${origin}/contact?sent=1`)
-    t.same(documentRequests, [`${origin}/contact`], 'no document load: the form and the navigation ran in the page')
+    t.equal(await page.getByRole('status').textContent(), 'Thank you, Grace Hopper. Your message has been sent; we will get back to you soon.')
+    t.equal(page.url(), `${origin}/contact`)
+    t.equal(await page.getByLabel('Name').inputValue(), '', 'the form is empty again, for another message')
+    t.same(documentRequests, [`${origin}/contact`], 'no document load: the form and the reload of its data ran in the page')
     t.ok(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Grace Hopper'))
     t.same(errors, [])
   })
@@ -51,12 +53,15 @@ t.test('the contact form', async (t) => {
     await page.getByLabel('Email').fill('ada@example.com')
     await page.getByRole('button', { name: 'Send' }).click()
     await page.locator('h1', { hasText: 'Thank you' }).waitFor()
-    t.equal(page.url(), `${origin}/contact?sent=1`)
+    t.equal(page.url(), `${origin}/contact`)
     t.same(
       documentRequests,
-      [`${origin}/contact`, `${origin}/contact`, `${origin}/contact`, `${origin}/contact?sent=1`],
-      'page, post (422), post (303), thank-you page',
+      [`${origin}/contact`, `${origin}/contact`, `${origin}/contact`, `${origin}/contact`],
+      'page, post (422), post (303), the page again, thanking',
     )
+    await page.reload()
+    await page.locator('h1', { hasText: 'Contact' }).waitFor()
+    t.equal(await page.getByText('Thank you').count(), 0, 'thanked once: a reload shows the form alone')
     t.ok(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Ada Lovelace'))
   })
 })

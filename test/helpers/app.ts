@@ -39,6 +39,7 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     allowedHosts: undefined,
     clientDir,
     monitoring: { dsn: undefined, allowedDsns: [], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
+    sessionSecrets: [],
     shutdownDelayMs: 0,
     shutdownGraceMs: 1_000,
     ...overrides,

@@ -39,6 +39,7 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ ALLOWED_ORIGINS: 'https://a.example/' }, { allowedOrigins: ['https://a.example'] }],
     [{ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_GRACE_MS: '30000' }, { shutdownDelayMs: 0, shutdownGraceMs: 30_000 }],
     [{ SENTRY_TRACES_SAMPLE_RATE: '0.25' }, { monitoring: { tracesSampleRate: 0.25 } }],
+    [{ SESSION_SECRET: 'n'.repeat(32), SESSION_SECRET_PREVIOUS: 'o'.repeat(40) }, { sessionSecrets: ['n'.repeat(32), 'o'.repeat(40)] }],
   ]
   for (const [env, expected] of cases) t.match(loadConfig(env), expected, JSON.stringify(env))
 })
@@ -60,6 +61,9 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ ALLOWED_HOSTS: 'https://app.example.com' }, 'ALLOWED_HOSTS'],
     [{ ALLOWED_HOSTS: 'app.example.com/path' }, 'ALLOWED_HOSTS'],
     [{ ALLOWED_HOSTS: 'a b' }, 'ALLOWED_HOSTS'],
+    [{ SESSION_SECRET: 'too-short' }, 'SESSION_SECRET'],
+    [{ SESSION_SECRET: 'x'.repeat(32), SESSION_SECRET_PREVIOUS: 'short' }, 'SESSION_SECRET_PREVIOUS'],
+    [{ SESSION_SECRET_PREVIOUS: 'x'.repeat(32) }, 'SESSION_SECRET_PREVIOUS'],
     [{ ALLOWED_ORIGINS: 'a.example' }, 'ALLOWED_ORIGINS'],
     [{ SHUTDOWN_DELAY_MS: '5s' }, 'SHUTDOWN_DELAY_MS'],
     [{ SHUTDOWN_GRACE_MS: '-1' }, 'SHUTDOWN_GRACE_MS'],

@@ -110,6 +110,7 @@ t.test('bad configuration stops the process with exit 1 and one line naming the 
     [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: ':::::' }, 'TRUST_PROXY'],
     [{ ALLOWED_HOSTS: 'https://app.example' }, 'ALLOWED_HOSTS'],
+    [{ SESSION_SECRET: 'short' }, 'SESSION_SECRET'],
     [{ CLIENT_DIR: '/nonexistent' }, 'CLIENT_DIR'],
     [{ CLIENT_DIR: path.join(dist, 'no-such-build') }, 'CLIENT_DIR'],
   ]

@@ -12,23 +12,48 @@ function post(url: string, body: string, headers: Record<string, string> = {}) {
 
 const VALID = 'name=Ann+Example&email=ann%40example.com&message=Hello+there'
 
+/** The session cookie an answer sets (the whole Set-Cookie line). */
+function sessionCookieOf(res: { headers: Record<string, unknown> }): string {
+  const header = res.headers['set-cookie']
+  const all = header === undefined ? [] : Array.isArray(header) ? (header as string[]) : [String(header)]
+  return all.find((line) => line.startsWith('session=')) ?? ''
+}
+
 t.test('/contact: the example action', async (t) => {
   const { app, logs } = await createTestApp(t)
 
-  t.test('a valid message answers 303 See Other to /contact?sent=1 and is logged as one structured line', async (t) => {
+  t.test('a valid message answers 303 See Other back to /contact and is logged as one structured line', async (t) => {
     const res = await app.inject(post('/contact', `_action=send&${VALID}`))
     t.equal(res.statusCode, 303)
-    t.equal(res.headers.location, '/contact?sent=1')
+    t.equal(res.headers.location, '/contact')
     const lines = logs.filter((l) => l.event === 'contact.message')
     t.equal(lines.length, 1)
     t.same(lines[0]!.contact, { name: 'Ann Example', email: 'ann@example.com', message: 'Hello there' })
     t.match(lines[0]!.reqId, /^[0-9a-f-]{36}$/)
   })
 
-  t.test('/contact?sent=1 thanks the sender', async (t) => {
-    const res = await app.inject('/contact?sent=1')
+  t.test('the page after a sent message thanks the sender once, from a flash in the session', async (t) => {
+    const sent = await app.inject(post('/contact', `_action=send&${VALID}`))
+    const cookie = sessionCookieOf(sent)
+    t.match(cookie, /^session=[^;]+; Max-Age=1209600; Path=\/; HttpOnly; SameSite=Lax/, 'an encrypted session cookie, HttpOnly, SameSite=Lax')
+    t.notMatch(cookie, 'Ann', 'nothing readable in it')
+    const thanked = await app.inject({ url: '/contact', headers: { cookie: cookie.split(';')[0]! } })
+    t.match(thanked.body, '<h1>Thank you</h1>')
+    t.match(thanked.body, 'Thank you, Ann Example. Your message has been sent')
+    const after = sessionCookieOf(thanked)
+    const again = await app.inject({ url: '/contact', headers: { cookie: after.split(';')[0]! } })
+    t.match(again.body, '<h1>Contact</h1>', 'once: the next visit shows the form alone')
+    t.notMatch(again.body, 'Thank you')
+    t.notMatch((await app.inject('/contact?sent=1')).body, 'Thank you', 'a URL cannot fake it')
+  })
+
+  t.test('a tampered session cookie is an empty session, not an error', async (t) => {
+    const cookie = sessionCookieOf(await app.inject(post('/contact', `_action=send&${VALID}`))).split(';')[0]!
+    const value = cookie.slice('session='.length)
+    const flipped = `session=${value.slice(0, 10)}${value[10] === 'A' ? 'B' : 'A'}${value.slice(11)}`
+    const res = await app.inject({ url: '/contact', headers: { cookie: flipped } })
     t.equal(res.statusCode, 200)
-    t.match(res.body, '<h1>Thank you</h1>')
+    t.match(res.body, '<h1>Contact</h1>', 'no thanks from a forged session')
   })
 
   t.test('an invalid message: the page again with 422, errors by their fields, values kept', async (t) => {
@@ -64,7 +89,7 @@ t.test('/contact: the example action', async (t) => {
   t.test('with Accept: application/json, success and refusal are JSON', async (t) => {
     const ok = await app.inject(post('/contact', `_action=send&${VALID}`, { accept: 'application/json' }))
     t.equal(ok.statusCode, 200)
-    t.same(ok.json(), { ok: true, redirect: '/contact?sent=1' })
+    t.same(ok.json(), { ok: true, redirect: '/contact' })
     const refused = await app.inject(post('/contact', '_action=send&name=A&email=x&message=y', { accept: 'application/json' }))
     t.equal(refused.statusCode, 422)
     t.same(refused.json(), {

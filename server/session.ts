@@ -1,0 +1,65 @@
+/**
+ * Sessions: an encrypted cookie (@fastify/secure-session, libsodium's secretbox), so an
+ * instance needs no store and any instance with the key reads any session. The key is
+ * derived from SESSION_SECRET; SESSION_SECRET_PREVIOUS is still accepted for reading,
+ * so a new secret can be rolled out without logging everyone out (a session read with
+ * the old key is written back with the new one when it changes). Without a secret the
+ * server makes a random key at start: sessions then end with the process and are not
+ * shared between instances (a warning says so).
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'session'
+
+/** How long a session lasts without being written: 14 days. */
+export const SESSION_MAX_AGE_S = 14 * 24 * 60 * 60
+
+const FLASH_KEY = '__flash'
+
+/** The keys to seal sessions with (the first) and to open them with (all): one per secret. */
+export function sessionKeys(secrets: readonly string[]): Buffer[] {
+  return secrets.length > 0 ? secrets.map((secret) => createHash('sha256').update(secret).digest()) : [randomBytes(32)]
+}
+
+export const UNSET_SECRET_WARNING =
+  'SESSION_SECRET is unset: sessions are sealed with a key made at start, so they end when this process does and ' +
+  'are not shared between instances. Set SESSION_SECRET (at least 32 characters) from a secret.'
+
+/** What loaders and actions do with the visitor's session. */
+export interface SessionControl {
+  get(key: string): unknown
+  set(key: string, value: unknown): void
+  /** Ends the session (the cookie is expired). */
+  end(): void
+  /** A message for the next page the visitor sees, once. */
+  flash(message: string): void
+  /** The message flashed before, taken out: the page after shows it, the next one does not. */
+  takeFlash(): string | undefined
+}
+
+interface SecureSession {
+  get(key: string): unknown
+  set(key: string, value: unknown): void
+  delete(): void
+}
+
+export function sessionControl(request: FastifyRequest): SessionControl {
+  const session = (request as FastifyRequest & { session: SecureSession }).session
+  return {
+    get: (key) => (key === FLASH_KEY ? undefined : session.get(key)),
+    set: (key, value) => {
+      if (key === FLASH_KEY) throw new TypeError('Use flash() for the flash message')
+      session.set(key, value)
+    },
+    end: () => session.delete(),
+    flash: (message) => session.set(FLASH_KEY, message),
+    takeFlash: () => {
+      const message = session.get(FLASH_KEY)
+      if (message === undefined) return undefined
+      session.set(FLASH_KEY, undefined)
+      return typeof message === 'string' ? message : undefined
+    },
+  }
+}
