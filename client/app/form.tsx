@@ -11,7 +11,7 @@
  * second submit is ignored.
  * The route's declared actions type `action` and the field names of `form.field()`.
  */
-import { useContext, useId, useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
+import { useContext, useEffect, useId, useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
 import { locationKey, parseTarget } from '../../shared/location.js'
@@ -54,7 +54,16 @@ export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _rout
   const [state, setState] = useState<ActionState | undefined>(fromServer?.action === action ? fromServer : undefined)
   const [pending, setPending] = useState(false)
   const sending = useRef(false)
+  const formRef = useRef<HTMLFormElement>(null)
+  /** Set when a submission sent from this page was refused: focus goes to the first field to fix. */
+  const refusedHere = useRef(false)
   const id = useId()
+
+  useEffect(() => {
+    if (!refusedHere.current) return
+    refusedHere.current = false
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [state])
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
@@ -77,6 +86,7 @@ export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _rout
         setState(undefined)
         afterSuccess(answer.redirect, form)
       } else if ('ok' in answer) {
+        refusedHere.current = true
         setState(answer)
       } else {
         setState({ action, fieldErrors: {}, values: {}, formError: answer.error?.message ?? NOT_SENT })
@@ -120,9 +130,17 @@ export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _rout
     pending,
   }
 
+  const errorCount = Object.keys(errors).length
   return (
-    <form method="post" onSubmit={submit} noValidate {...rest}>
+    <form method="post" onSubmit={submit} noValidate ref={formRef} {...rest}>
       <input type="hidden" name={ACTION_FIELD} value={action} />
+      {/* Read out once per refusal: how many fields to fix. Focus then goes to the first,
+          whose own error is read with it (aria-describedby). */}
+      {errorCount > 0 && (
+        <p className="visually-hidden" role="alert">
+          {errorCount === 1 ? 'One field needs fixing.' : `${errorCount} fields need fixing.`}
+        </p>
+      )}
       {api.formError && (
         <p className="form-error" role="alert">
           {api.formError}

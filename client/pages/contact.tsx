@@ -26,20 +26,21 @@ function ContactPage({ data }: PageProps<typeof routes.contact>) {
           <>
             <p>
               <label htmlFor={form.field('name').id}>Name</label>
-              <input {...form.field('name')} autoComplete="name" maxLength={CONTACT_LIMITS.name} />
+              <input {...form.field('name')} autoComplete="name" maxLength={CONTACT_LIMITS.name} required />
               {form.error('name')}
             </p>
             <p>
               <label htmlFor={form.field('email').id}>Email</label>
-              <input {...form.field('email')} type="email" autoComplete="email" maxLength={CONTACT_LIMITS.email} />
+              <input {...form.field('email')} type="email" autoComplete="email" maxLength={CONTACT_LIMITS.email} required />
               {form.error('email')}
             </p>
             <p>
               <label htmlFor={form.field('message').id}>Message</label>
-              <textarea {...form.field('message')} rows={6} maxLength={CONTACT_LIMITS.message} />
+              <textarea {...form.field('message')} rows={6} maxLength={CONTACT_LIMITS.message} required />
               {form.error('message')}
             </p>
-            <button type="submit" disabled={form.pending}>
+            {/* aria-disabled, not disabled: a disabled button would drop focus to the page (a second submit is ignored anyway). */}
+            <button type="submit" aria-disabled={form.pending || undefined}>
               {form.pending ? 'Sending…' : 'Send'}
             </button>
           </>

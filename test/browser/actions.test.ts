@@ -23,6 +23,15 @@ t.test('the contact form', async (t) => {
     t.ok(await page.getByText('Please enter a message.').isVisible())
     t.equal(await page.getByLabel('Email').inputValue(), 'not-an-email', 'what was typed stays')
     t.equal(await page.getByLabel('Name').getAttribute('aria-invalid'), 'true')
+    t.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'name', 'focus went to the first field to fix')
+    t.equal(await page.getByRole('alert').textContent(), '3 fields need fixing.', 'the refusal is announced')
+    t.equal(
+      await page.evaluate(() => document.getElementById(document.activeElement!.getAttribute('aria-describedby')!)?.textContent),
+      'Please enter your name.',
+      'and the focused field carries its error',
+    )
+    t.equal(await page.getByRole('button', { name: 'Send' }).getAttribute('disabled'), null, 'the button is never disabled (focus would fall to the page)')
+    for (const label of ['Name', 'Email', 'Message']) t.equal(await page.getByLabel(label).getAttribute('required'), '', `${label} is required`)
     t.equal(page.url(), `${origin}/contact`)
 
     await page.getByLabel('Name').fill('Grace Hopper')
