@@ -21,7 +21,7 @@ import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
 import fastifyCookie from '@fastify/cookie'
 import fastifySecureSession from '@fastify/secure-session'
-import { SESSION_COOKIE, SESSION_MAX_AGE_S, sessionKeys, UNSET_SECRET_WARNING } from './session.js'
+import { SESSION_COOKIE, SESSION_MAX_AGE_S, sessionKeys, UNSET_SECRET_WARNING, type SessionCodec } from './session.js'
 import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
@@ -41,6 +41,8 @@ declare module 'fastify' {
     lifecycle: { draining: boolean; closing: boolean }
     /** Answers a refusal in the form of the request's surface (server/http-errors.ts). */
     refusals: Refusals
+    /** Seals and opens session cookies (server/session.ts). */
+    sessionCodec: SessionCodec
   }
 }
 /** What an incoming request id may look like: no spaces, nothing to break a log line. */
@@ -175,11 +177,23 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   // Request cookies for loaders and actions (server/response-control.ts), and the writer of Set-Cookie.
   app.register(fastifyCookie)
   if (config.sessionSecrets.length === 0) app.log.warn(UNSET_SECRET_WARNING)
-  app.register(fastifySecureSession, {
-    key: sessionKeys(config.sessionSecrets),
-    cookieName: SESSION_COOKIE,
-    expiry: SESSION_MAX_AGE_S,
-    cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_MAX_AGE_S },
+  // @fastify/secure-session's sealing, without its hooks (which would open and seal a
+  // session on every request, assets and cached pages included): registered in a
+  // context of its own that has no routes, its functions are borrowed, and a session
+  // is opened only when a loader or action uses it (server/session.ts).
+  const sessionCodec: SessionCodec = {
+    decode: () => null,
+    create: () => {
+      throw new Error('sessions are not ready')
+    },
+    encode: () => '',
+  }
+  app.decorate('sessionCodec', sessionCodec)
+  app.register(async function sealSessions(scope) {
+    await scope.register(fastifySecureSession, { key: sessionKeys(config.sessionSecrets), cookieName: SESSION_COOKIE, expiry: SESSION_MAX_AGE_S })
+    sessionCodec.decode = (cookie, log) => scope.decodeSecureSession(cookie, log)
+    sessionCodec.create = () => scope.createSecureSession({})
+    sessionCodec.encode = (session) => scope.encodeSecureSession(session as never)
   })
   app.register(securityPlugin, { development: development !== undefined })
   app.register(tunnelPlugin, {

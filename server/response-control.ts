@@ -8,6 +8,7 @@
  */
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { requestSession, type SessionControl } from './session.js'
 
 export interface CookieOptions {
   /** Seconds until the cookie expires; a session cookie when neither this nor `expires` is given. */
@@ -54,12 +55,15 @@ export interface CollectedResponse {
   /** The request's cookies, parsed. */
   readonly cookies: Readonly<Record<string, string | undefined>>
   readonly control: ResponseControl
+  /** The visitor's session, opened when first used. */
+  readonly session: SessionControl
   /** Applies what was collected to the answer about to go out. */
   applyTo(reply: FastifyReply): void
 }
 
 export function collectResponse(request: FastifyRequest): CollectedResponse {
   const effects: Effect[] = []
+  const session = requestSession(request, request.server.sessionCodec)
   const secure = request.protocol === 'https'
   const control: ResponseControl = {
     setCookie(name, value, options = {}) {
@@ -87,8 +91,10 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
   return {
     cookies: request.cookies,
     control,
+    session: session.control,
     applyTo(reply) {
       for (const effect of effects) effect(reply)
+      session.applyTo(reply)
     },
   }
 }

@@ -8,7 +8,8 @@
  * shared between instances (a warning says so).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
+import type {} from '@fastify/cookie'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'session'
@@ -39,27 +40,58 @@ export interface SessionControl {
   takeFlash(): string | undefined
 }
 
+/** The library's session object, as far as we use it. */
 interface SecureSession {
   get(key: string): unknown
   set(key: string, value: unknown): void
   delete(): void
+  readonly changed: boolean
+  readonly deleted: boolean
 }
 
-export function sessionControl(request: FastifyRequest): SessionControl {
-  const session = (request as FastifyRequest & { session: SecureSession }).session
-  return {
-    get: (key) => (key === FLASH_KEY ? undefined : session.get(key)),
+/** Seals and opens session cookies (@fastify/secure-session's functions, without its per-request hooks). */
+export interface SessionCodec {
+  decode(cookie: string, log: FastifyRequest['log']): SecureSession | null
+  create(): SecureSession
+  encode(session: SecureSession): string
+}
+
+/** A request's session, opened on first use only (a page that never asks costs nothing). */
+export interface RequestSession {
+  readonly control: SessionControl
+  /** Sets or expires the session cookie when the session changed. */
+  applyTo(reply: FastifyReply): void
+}
+
+export function requestSession(request: FastifyRequest, codec: SessionCodec): RequestSession {
+  let session: SecureSession | undefined
+  const open = (): SecureSession => {
+    const cookie = request.cookies[SESSION_COOKIE]
+    session ??= (cookie ? codec.decode(cookie, request.log) : null) ?? codec.create()
+    return session
+  }
+  const control: SessionControl = {
+    get: (key) => (key === FLASH_KEY ? undefined : open().get(key)),
     set: (key, value) => {
       if (key === FLASH_KEY) throw new TypeError('Use flash() for the flash message')
-      session.set(key, value)
+      open().set(key, value)
     },
-    end: () => session.delete(),
-    flash: (message) => session.set(FLASH_KEY, message),
+    end: () => open().delete(),
+    flash: (message) => open().set(FLASH_KEY, message),
     takeFlash: () => {
-      const message = session.get(FLASH_KEY)
+      const message = open().get(FLASH_KEY)
       if (message === undefined) return undefined
-      session.set(FLASH_KEY, undefined)
+      open().set(FLASH_KEY, undefined)
       return typeof message === 'string' ? message : undefined
+    },
+  }
+  return {
+    control,
+    applyTo(reply) {
+      if (!session?.changed) return
+      const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: request.protocol === 'https' }
+      if (session.deleted) reply.setCookie(SESSION_COOKIE, '', { ...options, expires: new Date(0), maxAge: 0 })
+      else reply.setCookie(SESSION_COOKIE, codec.encode(session), { ...options, maxAge: SESSION_MAX_AGE_S })
     },
   }
 }

@@ -23,7 +23,6 @@ import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, sameSiteLocation, status
 import { ErrorCode } from '../../shared/errors.js'
 import { crossOriginProblem } from '../same-origin.js'
 import { collectResponse } from '../response-control.js'
-import { sessionControl } from '../session.js'
 
 /** The largest form body accepted: forms carry text, not uploads. */
 export const ACTION_BODY_LIMIT = 1024 * 1024
@@ -140,7 +139,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
           request,
           cookies: response.cookies,
           response: response.control,
-          session: sessionControl(request),
+          session: response.session,
         })
       } catch (error) {
         response.applyTo(reply)

@@ -12,7 +12,6 @@ import type { AnyAppDefinition } from '../page-definition.js'
 import { parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
 import { sameSiteLocation } from '../http-errors.js'
 import { collectResponse, type CollectedResponse } from '../response-control.js'
-import { sessionControl } from '../session.js'
 
 export type Resolution = (
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
@@ -74,7 +73,7 @@ export async function resolvePage(resolveContext: ResolveContext, request: Fasti
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   try {
     const data = await page.loader(
-      response ? { ...context, cookies: response.cookies, response: response.control, session: sessionControl(request) } : (context as never),
+      response ? { ...context, cookies: response.cookies, response: response.control, session: response.session } : (context as never),
     )
     const payload: PagePayload = {
       kind: 'page',

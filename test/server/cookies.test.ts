@@ -58,7 +58,7 @@ t.test('actions read and set cookies on their redirect and on their JSON answer'
 t.test('a static page answer carries no cookie, and the server refuses headers that are not a page\'s', async (t) => {
   const { app } = await createTestApp(t, 'fixture')
   t.same(setCookies(await app.inject('/static-page')), [])
-  const { control } = collectResponse({ protocol: 'http', headers: {}, cookies: {} } as never)
+  const { control } = collectResponse({ protocol: 'http', headers: {}, cookies: {}, server: { sessionCodec: {} } } as never)
   for (const name of ['Set-Cookie', 'content-security-policy', 'Location', 'x-request-id']) {
     t.throws(() => control.setHeader(name, 'x'), TypeError, name)
   }
