@@ -37,6 +37,8 @@ function start(): void {
   })
   child.on('exit', (code, signal) => {
     if (server === child) server = undefined
+    // A start that never became ready: the next restart is timed from its own edit.
+    if (!restarting) restartStartedAt = undefined
     if (!stopping && !restarting && code !== 0) {
       console.error(`[dev] the server exited (${signal ?? `code ${code}`}); waiting for an edit to start it again`)
     }

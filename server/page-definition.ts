@@ -30,7 +30,7 @@ export interface PerRequestContext {
   readonly session: SessionControl
 }
 
-export type LoaderContext<R extends AnyRoute> = RequestContext<R> & ([ModeOf<R>] extends ['static'] ? {} : PerRequestContext)
+export type LoaderContext<R extends AnyRoute> = RequestContext<R> & ([ModeOf<R>] extends ['dynamic'] ? PerRequestContext : {})
 
 /** What an action gets: a form post is never cached, so it may always read and set cookies. */
 export type ActionContext<R extends AnyRoute> = RequestContext<R> & PerRequestContext

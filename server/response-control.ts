@@ -8,7 +8,9 @@
  */
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { requestSession, type SessionControl } from './session.js'
+import { validateHeaderName, validateHeaderValue } from 'node:http'
+import { SCRIPTLESS_SECURITY_HEADERS } from './security-headers.js'
+import { requestSession, SESSION_COOKIE, type SessionControl } from './session.js'
 
 export interface CookieOptions {
   /** Seconds until the cookie expires; a session cookie when neither this nor `expires` is given. */
@@ -32,18 +34,23 @@ export interface ResponseControl {
   setHeader(name: string, value: string): void
 }
 
-/** Headers a page may not set: they belong to the server's security policy or to the protocol. */
+/**
+ * Headers a page may not set: the security policy's (every one helmet sets, and HSTS),
+ * the protocol's, and those that decide where the browser goes or what caches keep
+ * (`Refresh` could send it off the site; the cache policy is the page responder's).
+ */
 const RESERVED_HEADERS = new Set([
-  'set-cookie',
-  'content-security-policy',
+  ...Object.keys(SCRIPTLESS_SECURITY_HEADERS),
   'strict-transport-security',
-  'x-frame-options',
-  'x-content-type-options',
+  'set-cookie',
   'content-type',
   'content-length',
   'transfer-encoding',
   'connection',
   'location',
+  'refresh',
+  'cache-control',
+  'etag',
   'x-request-id',
 ])
 
@@ -61,13 +68,20 @@ export interface CollectedResponse {
   applyTo(reply: FastifyReply): void
 }
 
+/** One collection per request: an action and the loader run after it share the session and the effects. */
+const collections = new WeakMap<FastifyRequest, CollectedResponse>()
+
 export function collectResponse(request: FastifyRequest): CollectedResponse {
+  const existing = collections.get(request)
+  if (existing) return existing
   const effects: Effect[] = []
+  let applied = 0
   const session = requestSession(request, request.server.sessionCodec)
   const secure = request.protocol === 'https'
   const control: ResponseControl = {
     setCookie(name, value, options = {}) {
       if (!COOKIE_NAME.test(name)) throw new TypeError(`Cookie name ${JSON.stringify(name)} is not a valid token`)
+      if (name === SESSION_COOKIE) throw new TypeError(`The ${SESSION_COOKIE} cookie is the session's: use session.set()`)
       const settings = {
         path: options.path ?? '/',
         httpOnly: options.httpOnly ?? true,
@@ -77,6 +91,8 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
         ...(options.expires !== undefined ? { expires: options.expires } : {}),
         ...(options.domain !== undefined ? { domain: options.domain } : {}),
       }
+      // Serialized now, so a bad value fails in the loader (a 500 with its digest), not while sending.
+      request.server.serializeCookie(name, value, settings)
       effects.push((reply) => void reply.setCookie(name, value, settings))
     },
     deleteCookie(name, options = {}) {
@@ -84,17 +100,22 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
       effects.push((reply) => void reply.clearCookie(name, { path: options.path ?? '/', ...(options.domain ? { domain: options.domain } : {}) }))
     },
     setHeader(name, value) {
+      validateHeaderName(name)
+      validateHeaderValue(name, value)
       if (RESERVED_HEADERS.has(name.toLowerCase())) throw new TypeError(`A page may not set the ${name} header`)
       effects.push((reply) => void reply.header(name, value))
     },
   }
-  return {
+  const collected: CollectedResponse = {
     cookies: request.cookies,
     control,
     session: session.control,
     applyTo(reply) {
-      for (const effect of effects) effect(reply)
+      // Once per effect: an action's answer may be the page its loader rendered after it.
+      for (; applied < effects.length; applied++) effects[applied]!(reply)
       session.applyTo(reply)
     },
   }
+  collections.set(request, collected)
+  return collected
 }

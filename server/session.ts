@@ -2,8 +2,8 @@
  * Sessions: an encrypted cookie (@fastify/secure-session, libsodium's secretbox), so an
  * instance needs no store and any instance with the key reads any session. The key is
  * derived from SESSION_SECRET; SESSION_SECRET_PREVIOUS is still accepted for reading,
- * so a new secret can be rolled out without logging everyone out (a session read with
- * the old key is written back with the new one when it changes). Without a secret the
+ * so a new secret can be rolled out without logging everyone out (a session opened
+ * with the old key is sealed again with the new one on that answer). Without a secret the
  * server makes a random key at start: sessions then end with the process and are not
  * shared between instances (a warning says so).
  */

@@ -57,6 +57,8 @@ export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _rout
   const formRef = useRef<HTMLFormElement>(null)
   /** Set when a submission sent from this page was refused: focus goes to the first field to fix. */
   const refusedHere = useRef(false)
+  /** How many refusals this form has had: each one's announcement is a new element, so it is read again. */
+  const [refusals, setRefusals] = useState(0)
   const id = useId()
 
   useEffect(() => {
@@ -87,6 +89,7 @@ export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _rout
         afterSuccess(answer.redirect, form)
       } else if ('ok' in answer) {
         refusedHere.current = true
+        setRefusals((count) => count + 1)
         setState(answer)
       } else {
         setState({ action, fieldErrors: {}, values: {}, formError: answer.error?.message ?? NOT_SENT })
@@ -137,7 +140,7 @@ export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _rout
       {/* Read out once per refusal: how many fields to fix. Focus then goes to the first,
           whose own error is read with it (aria-describedby). */}
       {errorCount > 0 && (
-        <p className="visually-hidden" role="alert">
+        <p className="visually-hidden" role="alert" key={refusals}>
           {errorCount === 1 ? 'One field needs fixing.' : `${errorCount} fields need fixing.`}
         </p>
       )}

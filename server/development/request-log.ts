@@ -15,7 +15,8 @@ export function logRequests(app: FastifyInstance): void {
   })
   app.addHook('onRequest', async function logWhenFinished(request, reply) {
     const started = performance.now()
-    reply.raw.once('finish', () => {
+    // 'close', not 'finish': an answer the client abandoned gets its line too.
+    reply.raw.once('close', () => {
       const ms = Math.round(performance.now() - started)
       const line = `${request.method} ${request.url} ${reply.raw.statusCode} ${ms} ms`
       if (answeredByApp.has(request)) request.log.info(line)

@@ -73,7 +73,8 @@ export async function resolvePage(resolveContext: ResolveContext, request: Fasti
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   try {
     const data = await page.loader(
-      response ? { ...context, cookies: response.cookies, response: response.control, session: response.session } : (context as never),
+      // The route's type decides what its loader may use; here, any route is served.
+      (response ? { ...context, cookies: response.cookies, response: response.control, session: response.session } : context) as never,
     )
     const payload: PagePayload = {
       kind: 'page',

@@ -58,9 +58,12 @@ t.test('actions read and set cookies on their redirect and on their JSON answer'
 t.test('a static page answer carries no cookie, and the server refuses headers that are not a page\'s', async (t) => {
   const { app } = await createTestApp(t, 'fixture')
   t.same(setCookies(await app.inject('/static-page')), [])
-  const { control } = collectResponse({ protocol: 'http', headers: {}, cookies: {}, server: { sessionCodec: {} } } as never)
-  for (const name of ['Set-Cookie', 'content-security-policy', 'Location', 'x-request-id']) {
+  const { control } = collectResponse({ protocol: 'http', headers: {}, cookies: {}, server: app } as never)
+  for (const name of ['Set-Cookie', 'content-security-policy', 'Location', 'x-request-id', 'Referrer-Policy', 'Cross-Origin-Opener-Policy', 'Refresh', 'Cache-Control']) {
     t.throws(() => control.setHeader(name, 'x'), TypeError, name)
   }
+  t.throws(() => control.setHeader('x-ok', 'a\r\nSet-Cookie: evil=1'), 'no header injection')
   t.throws(() => control.setCookie('bad name', 'x'), TypeError, 'a cookie name must be a token')
+  t.throws(() => control.setCookie('session', 'x'), TypeError, "the session's cookie is not a page's")
+  t.throws(() => control.setCookie('ok', 'x', { maxAge: 1.5 }), 'a bad option fails in the loader, not while sending')
 })
