@@ -3,5 +3,6 @@ import './styles.css'
 import { router } from '../shared/routes.js'
 import { pages } from './pages/index.js'
 import { startClient } from './browser/start.js'
+import { RootLayout } from './layouts/root.js'
 
-void startClient({ router, pages })
+void startClient({ router, pages, layout: RootLayout })

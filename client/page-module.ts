@@ -3,7 +3,7 @@
  * receives the route's page data and params, and the page's title. The types come
  * from the route table, so a component that disagrees with its route does not compile.
  */
-import type { ComponentType } from 'react'
+import type { ComponentType, ReactNode } from 'react'
 import type { HeadEntries } from '../shared/head.js'
 import type { AnyRoute, DataOf, RouteParams, RouteTable } from '../shared/route-table.js'
 
@@ -35,6 +35,13 @@ export function definePage<R extends AnyRoute>(_route: R, page: PageModule<R>): 
     { title: { value: page.title, enumerable: false }, head: { value: page.head, enumerable: false } },
   ) as PageModule<R>
 }
+
+/**
+ * The product's root layout: what wraps every page, the not-found and error pages
+ * included (a header, a nav, a footer). It receives the page as `children`; the app's
+ * error boundary sits inside it, so a page that fails in the browser leaves it working.
+ */
+export type RootLayout = ComponentType<{ readonly children: ReactNode }>
 
 /**
  * How each route's client module is loaded: a dynamic import per route, so the build

@@ -8,7 +8,7 @@ import type { ActionInput, ActionOutcome } from '../shared/actions.js'
 import type { ActionFields, ActionName, AnyRoute, DataOf, ModeOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
 import type { ResponseControl } from './response-control.js'
 import type { SessionControl } from './session.js'
-import type { PageImports } from '../client/page-module.js'
+import type { PageImports, RootLayout } from '../client/page-module.js'
 
 /** What every loader and action gets. */
 export interface RequestContext<R extends AnyRoute> {
@@ -74,6 +74,8 @@ export interface AppDefinition<Table extends RouteTable> {
   readonly router: Router<Table>
   readonly serverPages: ServerPages<Table>
   readonly clientPages: PageImports<Table>
+  /** The product's root layout (client/layouts/), rendered around every page on both sides. */
+  readonly layout?: RootLayout
 }
 
 /**

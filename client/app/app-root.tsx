@@ -1,4 +1,5 @@
-import { useEffect } from 'react'
+import { useEffect, type ReactNode } from 'react'
+import type { RootLayout } from '../page-module.js'
 import { Router } from 'wouter'
 import { MAIN_ELEMENT_ID } from '../../shared/constants.js'
 import { NavigationContext, type AppNavigation } from './navigation-context.js'
@@ -9,6 +10,8 @@ import { RootErrorBoundary } from './root-error-boundary.js'
 
 export interface AppRootProps {
   readonly source: PageSource
+  /** The product's root layout around every page; none: the page alone. */
+  readonly layout?: RootLayout | undefined
   /** Server only: the request's path and search, so wouter renders that location. */
   readonly ssrPath?: string
   readonly ssrSearch?: string
@@ -18,8 +21,12 @@ export interface AppRootProps {
   readonly onHydrated?: () => void
 }
 
+function Bare({ children }: { readonly children: ReactNode }) {
+  return <>{children}</>
+}
+
 /** The whole React tree. The server and the browser render this same tree. */
-export function AppRoot({ source, ssrPath, ssrSearch, navigation, onHydrated }: AppRootProps) {
+export function AppRoot({ source, layout: Layout = Bare, ssrPath, ssrSearch, navigation, onHydrated }: AppRootProps) {
   // Effects never run on the server, and the first one runs right after hydration.
   useEffect(() => onHydrated?.(), [onHydrated])
   return (
@@ -27,11 +34,13 @@ export function AppRoot({ source, ssrPath, ssrSearch, navigation, onHydrated }: 
       <NavigationContext.Provider value={navigation ?? null}>
         <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={navigation?.aroundNav}>
           <NavigationProgress />
-          <RootErrorBoundary>
-            <main id={MAIN_ELEMENT_ID} tabIndex={-1}>
-              <PageHost />
-            </main>
-          </RootErrorBoundary>
+          <Layout>
+            <RootErrorBoundary>
+              <main id={MAIN_ELEMENT_ID} tabIndex={-1}>
+                <PageHost />
+              </main>
+            </RootErrorBoundary>
+          </Layout>
           <RouteAnnouncer />
         </Router>
       </NavigationContext.Provider>

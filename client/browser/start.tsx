@@ -11,7 +11,7 @@ import { locationKey } from '../../shared/location.js'
 import type { AnyPayload } from '../../shared/page-payload.js'
 import type { Router, RouteTable } from '../../shared/route-table.js'
 import { AppRoot } from '../app/app-root.js'
-import type { PageImports } from '../page-module.js'
+import type { PageImports, RootLayout } from '../page-module.js'
 import { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'
 import { PageStore } from './page-store.js'
@@ -19,6 +19,8 @@ import { PageStore } from './page-store.js'
 export interface ClientApp<Table extends RouteTable> {
   readonly router: Router<Table>
   readonly pages: PageImports<Table>
+  /** The product's root layout (the server renders the same one). */
+  readonly layout?: RootLayout
 }
 
 /**
@@ -57,7 +59,7 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
     const patternOf = (key: string) => app.router.match(key.split('?', 1)[0]!)?.route.pattern
     void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, { navigation, patternOf }))
   }
-  hydrateRoot(container, <AppRoot source={store} navigation={navigation} onHydrated={onHydrated} />, {
+  hydrateRoot(container, <AppRoot source={store} layout={app.layout} navigation={navigation} onHydrated={onHydrated} />, {
     onCaughtError(error, info) {
       console.error(error) // the error page tells the user to look here
       reportCaughtError(error, info.componentStack)

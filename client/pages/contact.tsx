@@ -1,6 +1,5 @@
 import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
 import { Form } from '../app/form.js'
-import { Link } from '../app/link.js'
 import { definePage, type PageProps } from '../page-module.js'
 
 export default definePage(routes.contact, {
@@ -46,9 +45,6 @@ function ContactPage({ data }: PageProps<typeof routes.contact>) {
           </>
         )}
       </Form>
-      <p>
-        <Link href={href('home')}>Home</Link> <Link href={href('about')}>About</Link>
-      </p>
     </article>
   )
 }

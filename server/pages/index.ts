@@ -1,4 +1,5 @@
 /** The production application: the route table, and both sides of every route. */
+import { RootLayout } from '../../client/layouts/root.js'
 import { pages as clientPages } from '../../client/pages/index.js'
 import { router, type AppRoutes } from '../../shared/routes.js'
 import type { AppDefinition } from '../page-definition.js'
@@ -11,4 +12,5 @@ export const appDefinition: AppDefinition<AppRoutes> = {
   router,
   serverPages: { home, items, about, contact },
   clientPages,
+  layout: RootLayout,
 }

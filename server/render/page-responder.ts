@@ -88,8 +88,8 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     return { payload, module }
   }
 
-  function pageRender(page: ReadyPage, location: CanonicalLocation, nonce: PageRender['nonce']): PageRender {
-    return { manifest, page, location, nonce, development, ...(opts.monitoring ? { monitoring: opts.monitoring } : {}) }
+  function pageRender(view: AppView, page: ReadyPage, location: CanonicalLocation, nonce: PageRender['nonce']): PageRender {
+    return { manifest, page, location, nonce, development, layout: view.definition.layout, ...(opts.monitoring ? { monitoring: opts.monitoring } : {}) }
   }
 
   /** A render that failed: reported with its digest; the 500 page (with the overlay in development) goes out. */
@@ -118,10 +118,10 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
 
   async function sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
     const page = await readyPage(view, payload)
-    const render = pageRender(page, location, reply.cspNonce)
+    const render = pageRender(view, page, location, reply.cspNonce)
     // A static route's page is rendered once, with a placeholder for the nonce, and kept.
     if (mayCache(payload) && !isStreamed(view, payload)) {
-      const result = view.renderer.renderWhole(pageRender(page, location, { script: NONCE_PLACEHOLDER, style: NONCE_PLACEHOLDER }))
+      const result = view.renderer.renderWhole(pageRender(view, page, location, { script: NONCE_PLACEHOLDER, style: NONCE_PLACEHOLDER }))
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
       const cached: StaticPage = { template: result.body, etag: etagFor('html', payload) }
       staticPages.set(location.key, cached)

@@ -15,6 +15,7 @@ import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/app/app-root.js'
 import { singlePageSource, type ReadyPage } from '../../client/app/page-source.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
+import type { RootLayout } from '../../client/page-module.js'
 import type { CanonicalLocation } from '../../shared/location.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import { digestOf } from '../../shared/digest.js'
@@ -29,6 +30,8 @@ export interface PageRender {
   /** This response's CSP nonces; `style` is used in development only (Vite's `<style>` tags). */
   readonly nonce: { readonly script: string; readonly style: string }
   readonly development: boolean
+  /** The product's root layout around the page. */
+  readonly layout?: RootLayout | undefined
   /** What the browser's error reporting needs; absent when monitoring is off. */
   readonly monitoring?: BrowserMonitoringConfig
 }
@@ -48,8 +51,8 @@ export interface StreamOptions {
   readonly onRecoverableError: (error: unknown, digest: string) => void
 }
 
-function appElement({ page, location }: PageRender) {
-  return <AppRoot source={singlePageSource(location.key, page)} ssrPath={location.pathname} ssrSearch={location.search} />
+function appElement({ page, location, layout }: PageRender) {
+  return <AppRoot source={singlePageSource(location.key, page)} layout={layout} ssrPath={location.pathname} ssrSearch={location.search} />
 }
 
 /** The whole document as one string. */

@@ -44,7 +44,7 @@ t.test('the example screens in Chromium', async (t) => {
     const { page, errors, documentRequests } = await openPage(t)
     await page.goto(`${origin}/`)
     await waitForHydration(page)
-    await page.getByRole('link', { name: 'About' }).click()
+    await page.locator('main').getByRole('link', { name: 'About' }).click()
     await page.locator('h1', { hasText: 'About' }).waitFor()
     await page.getByRole('link', { name: 'See item list 1' }).click()
     await page.locator('h1', { hasText: 'Item list 1' }).waitFor()
@@ -62,6 +62,21 @@ t.test('the example screens in Chromium', async (t) => {
     await page.locator('h1', { hasText: 'Item list 1' }).waitFor()
     t.same(documentRequests, [`${origin}/`], 'history moves never reloaded the document')
     t.same(errors, [])
+  })
+
+  t.test('the layout stays across client navigations and follows the current section', async (t) => {
+    const { page, documentRequests } = await openPage(t)
+    await page.goto(`${origin}/about`)
+    await waitForHydration(page)
+    const currentSection = () => page.locator('nav[aria-label="Main"] a[aria-current="page"]').textContent()
+    t.equal(await currentSection(), 'About')
+    await page.locator('nav[aria-label="Main"]').getByRole('link', { name: 'Items' }).click()
+    await page.locator('h1', { hasText: 'Item list 1' }).waitFor()
+    t.equal(await currentSection(), 'Items')
+    await page.locator('nav[aria-label="Main"]').getByRole('link', { name: 'Contact' }).click()
+    await page.locator('h1', { hasText: 'Contact' }).waitFor()
+    t.equal(await currentSection(), 'Contact')
+    t.same(documentRequests, [`${origin}/about`], 'the nav navigates client-side')
   })
 
   t.test("a client navigation replaces the page's head entries, never adds to them", async (t) => {
@@ -108,7 +123,7 @@ t.test('the example screens in Chromium', async (t) => {
     await waitForHydration(page)
     const [popup] = await Promise.all([
       page.context().waitForEvent('page'),
-      page.getByRole('link', { name: 'About' }).click({ modifiers: ['Shift'] }),
+      page.locator('main').getByRole('link', { name: 'About' }).click({ modifiers: ['Shift'] }),
     ])
     t.ok(popup, 'a new window opened')
     t.equal(page.url(), `${origin}/items/7`, 'the current page stayed')

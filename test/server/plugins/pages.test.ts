@@ -128,6 +128,24 @@ t.test('production screens', async (t) => {
   })
 })
 
+t.test("the product's root layout wraps every page, the not-found page included, marking the current section", async (t) => {
+  const { app } = await createTestApp(t)
+  const current = (html: string) => [...html.matchAll(/<a[^>]*aria-current="page"[^>]*>([^<]*)<\/a>/g)].map((m) => m[1])
+  const cases: Array<[string, string[]]> = [
+    ['/', ['Home']],
+    ['/items/7', ['Items']],
+    ['/about', ['About']],
+    ['/contact', ['Contact']],
+    ['/nope', []],
+  ]
+  for (const [path, sections] of cases) {
+    const html = (await app.inject(path)).body
+    t.match(html, /<header class="site-header">[^]*<nav aria-label="Main">[^]*<\/nav><\/header><main id="main"/, `${path}: header and nav before the page`)
+    t.match(html, /<\/main><footer class="site-footer">/, `${path}: the footer after it`)
+    t.same(current(html), sections, `${path}: the current section`)
+  }
+})
+
 t.test('head entries: description, canonical, robots, Open Graph', async (t) => {
   const { app } = await createTestApp(t)
   const head = (html: string) => /<head>([^]*?)<\/head>/.exec(html)?.[1] ?? ''
