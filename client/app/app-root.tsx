@@ -5,7 +5,7 @@ import { MAIN_ELEMENT_ID } from '../../shared/constants.js'
 import { NavigationContext, type AppNavigation } from './navigation-context.js'
 import { PageSourceContext, type PageSource } from './page-source.js'
 import { NavigationProgress, RouteAnnouncer } from './navigation-status.js'
-import { PageHost } from './page-host.js'
+import { PageHost, useLocationKey } from './page-host.js'
 import { RootErrorBoundary } from './root-error-boundary.js'
 
 export interface AppRootProps {
@@ -19,6 +19,11 @@ export interface AppRootProps {
   readonly navigation?: AppNavigation
   /** Browser only: called once, after hydration has committed. */
   readonly onHydrated?: () => void
+}
+
+/** The root error boundary, reset by a move to another location. */
+function PageBoundary({ children }: { readonly children: ReactNode }) {
+  return <RootErrorBoundary resetKey={useLocationKey()}>{children}</RootErrorBoundary>
 }
 
 function Bare({ children }: { readonly children: ReactNode }) {
@@ -35,11 +40,11 @@ export function AppRoot({ source, layout: Layout = Bare, ssrPath, ssrSearch, nav
         <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={navigation?.aroundNav}>
           <NavigationProgress />
           <Layout>
-            <RootErrorBoundary>
+            <PageBoundary>
               <main id={MAIN_ELEMENT_ID} tabIndex={-1}>
                 <PageHost />
               </main>
-            </RootErrorBoundary>
+            </PageBoundary>
           </Layout>
           <RouteAnnouncer />
         </Router>

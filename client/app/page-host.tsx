@@ -47,7 +47,7 @@ export function PageHost() {
  * canonical one the server rendered (`ssrPath`, `ssrSearch`); in the browser it is
  * `location.pathname` and `location.search`; both give the same key.
  */
-function useLocationKey(): string {
+export function useLocationKey(): string {
   const router = useRouter()
   const [pathname] = router.hook(router)
   const search = router.searchHook(router)

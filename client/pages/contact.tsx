@@ -1,4 +1,4 @@
-import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
+import { CONTACT_LIMITS, routes } from '../../shared/routes.js'
 import { Form } from '../app/form.js'
 import { definePage, type PageProps } from '../page-module.js'
 

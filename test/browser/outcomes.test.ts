@@ -29,6 +29,10 @@ t.test('loader outcomes and render errors in Chromium', async (t) => {
     await page.getByText(CLIENT_ERROR_TEXT).waitFor()
     t.equal(await page.locator('h1').textContent(), CLIENT_ERROR_TEXT)
     t.ok(errors.some((e) => e.includes('Rendering failed in the browser')), 'the error is in the console')
+    // The layout around the page was never touched: its link works, and the next page renders.
+    await page.getByRole('link', { name: 'Fixture header link' }).click()
+    await page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.equal(await page.getByText(CLIENT_ERROR_TEXT).count(), 0, 'the error page is gone after moving on')
   })
 
   t.test('prefetching links to failing pages costs nothing but their HTTP status in the console', async (t) => {
