@@ -81,7 +81,12 @@ export const API_ERROR_SCHEMA = {
 
 /** The JSON error body of `/api` and of form posts sent by scripts. */
 export function errorBody(request: FastifyRequest, code: string, message: string, digest?: string) {
-  return { error: { code, message, requestId: String(request.id), ...(digest ? { digest } : {}) } }
+  return errorBodyFor(String(request.id), code, message, digest)
+}
+
+/** The same body where there is no Fastify request, only its id (a refusal written to the socket). */
+function errorBodyFor(requestId: string, code: string, message: string, digest?: string) {
+  return { error: { code, message, requestId, ...(digest ? { digest } : {}) } }
 }
 
 const BAD_JSON: Refusal = { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
@@ -154,7 +159,7 @@ function answerFor(context: RefusalContext, surface: Surface, refusal: Refusal, 
     case 'api':
       return {
         type: 'application/json; charset=utf-8',
-        body: JSON.stringify({ error: { code: refusal.code, message: refusal.message, requestId } }),
+        body: JSON.stringify(errorBodyFor(requestId, refusal.code, refusal.message)),
       }
     case 'data': {
       const payload: ErrorPayload = { kind: 'error', status: refusal.status, message: refusal.message, buildId: context.buildId }

@@ -32,14 +32,14 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
 
   fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
     const status = statusOf(error)
-    reply.code(status).header('cache-control', NO_STORE).type('application/json; charset=utf-8')
-    if (status >= 500) {
-      const digest = digestOf(error)
-      reportServerError(request, error, 'api request failed', { digest })
-      return reply.send(errorBody(request, ErrorCode.INTERNAL, 'Internal server error', digest))
-    }
-    const refusal = refusalOf(error)
-    return reply.code(refusal.status).send(errorBody(request, refusal.code, refusal.message))
+    if (status < 500) return fastify.refusals.send(request, reply, refusalOf(error))
+    const digest = digestOf(error)
+    reportServerError(request, error, 'api request failed', { digest })
+    return reply
+      .code(status)
+      .header('cache-control', NO_STORE)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(request, ErrorCode.INTERNAL, 'Internal server error', digest))
   })
 
   for (const routes of opts.routes) await fastify.register(routes)

@@ -119,8 +119,10 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
   async function sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
     const page = await readyPage(view, payload)
     const render = pageRender(view, page, location, reply.cspNonce)
+    const cacheable = mayCache(payload)
+    const streamed = isStreamed(view, payload)
     // A static route's page is rendered once, with a placeholder for the nonce, and kept.
-    if (mayCache(payload) && !isStreamed(view, payload)) {
+    if (cacheable && !streamed) {
       const result = view.renderer.renderWhole(pageRender(view, page, location, { script: NONCE_PLACEHOLDER, style: NONCE_PLACEHOLDER }))
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
       const cached: StaticPage = { template: result.body, etag: etagFor('html', payload) }
@@ -128,8 +130,8 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       rememberData(location.key, payload) // the client's next navigation here needs no loader run either
       return sendStaticPage(reply.request, reply, cached)
     }
-    const cacheControl = mayCache(payload) ? STATIC_CACHE_CONTROL : NO_STORE
-    if (isStreamed(view, payload)) {
+    const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
+    if (streamed) {
       const aborted = new AbortController()
       reply.raw.on('close', () => {
         if (!reply.raw.writableFinished) aborted.abort()
