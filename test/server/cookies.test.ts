@@ -4,14 +4,10 @@
  * `Secure` exactly when the client reached us over https.
  */
 import t from 'tap'
-import type { LightMyRequestResponse } from 'fastify'
 import { collectResponse } from '../../server/response-control.js'
 import { createTestApp } from '../helpers/app.js'
+import { setCookies } from '../helpers/cookies.js'
 
-const setCookies = (res: LightMyRequestResponse): string[] => {
-  const header = res.headers['set-cookie']
-  return header === undefined ? [] : Array.isArray(header) ? header : [header]
-}
 
 t.test('a dynamic loader reads and sets cookies and headers, in HTML and page data alike', async (t) => {
   const { app } = await createTestApp(t, 'fixture')

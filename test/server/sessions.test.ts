@@ -4,16 +4,12 @@
  */
 import t from 'tap'
 import { createTestApp } from '../helpers/app.js'
+import { sessionCookie, sessionSetCookie } from '../helpers/cookies.js'
 
 const K1 = 'first-secret-first-secret-first-secret!'
 const K2 = 'second-secret-second-secret-second-secret'
 const VALID = 'name=Ann+Example&email=ann%40example.com&message=Hello+there'
 
-function sessionCookie(res: { headers: Record<string, unknown> }): string {
-  const header = res.headers['set-cookie']
-  const all = header === undefined ? [] : Array.isArray(header) ? (header as string[]) : [String(header)]
-  return all.find((line) => line.startsWith('session=')) ?? ''
-}
 
 async function sendMessage(app: Awaited<ReturnType<typeof createTestApp>>['app'], headers: Record<string, string> = {}) {
   return app.inject({
@@ -30,23 +26,23 @@ t.test('a session sealed by one instance is read by another with the same secret
   const { app: rotated } = await createTestApp(t, 'production', { config: { sessionSecrets: [K2, K1] } })
   const { app: newOnly } = await createTestApp(t, 'production', { config: { sessionSecrets: [K2] } })
 
-  const cookie = sessionCookie(await sendMessage(a)).split(';')[0]!
+  const cookie = sessionCookie(await sendMessage(a))
   t.match((await b.inject({ url: '/contact', headers: { cookie } })).body, 'Thank you, Ann Example', 'another instance, same secret')
 
-  const cookie2 = sessionCookie(await sendMessage(a)).split(';')[0]!
+  const cookie2 = sessionCookie(await sendMessage(a))
   t.notMatch((await newOnly.inject({ url: '/contact', headers: { cookie: cookie2 } })).body, 'Thank you', 'a new secret alone cannot open an old session')
   const read = await rotated.inject({ url: '/contact', headers: { cookie: cookie2 } })
   t.match(read.body, 'Thank you, Ann Example', 'with the old secret as SESSION_SECRET_PREVIOUS it can')
-  const resealed = sessionCookie(read).split(';')[0]!
-  const third = sessionCookie(await sendMessage(rotated, { cookie: resealed })).split(';')[0]!
+  const resealed = sessionCookie(read)
+  const third = sessionCookie(await sendMessage(rotated, { cookie: resealed }))
   t.match((await newOnly.inject({ url: '/contact', headers: { cookie: third } })).body, 'Thank you', 'what it writes is sealed with the new secret')
 })
 
 t.test('the session cookie is Secure when the client came over https through a trusted proxy', async (t) => {
   const { app } = await createTestApp(t, 'production', { config: { sessionSecrets: [K1], trustProxy: ['127.0.0.1'] } })
-  const https = sessionCookie(await sendMessage(app, { 'x-forwarded-proto': 'https', origin: 'https://localhost:80' }))
+  const https = sessionSetCookie(await sendMessage(app, { 'x-forwarded-proto': 'https', origin: 'https://localhost:80' }))
   t.match(https, /; Secure/)
-  const http = sessionCookie(await sendMessage(app))
+  const http = sessionSetCookie(await sendMessage(app))
   t.notMatch(http, /Secure/)
 })
 
@@ -55,6 +51,6 @@ t.test('without SESSION_SECRET the server still runs, with one warning saying wh
   const warnings = logs.filter((line) => String(line.msg).startsWith('SESSION_SECRET is unset'))
   t.equal(warnings.length, 1)
   t.equal(warnings[0]!.level, 40)
-  const cookie = sessionCookie(await sendMessage(app)).split(';')[0]!
+  const cookie = sessionCookie(await sendMessage(app))
   t.match((await app.inject({ url: '/contact', headers: { cookie } })).body, 'Thank you', 'sessions work within the process')
 })
