@@ -10,10 +10,11 @@
  * own plugin, and tap only globs for the extensions its plugins announce.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { accessSync, constants, readFileSync, readdirSync, statSync } from 'node:fs'
+import { accessSync, constants, readFileSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { needsOf, testFiles } from './test-files.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 interface Tool {
@@ -110,21 +111,6 @@ function fail(message: string): never {
   process.exit(1)
 }
 
-function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name)
-    if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'fixtures' ? [] : testFiles(full)
-    return entry.name.endsWith('.test.ts') ? [path.relative(projectRoot, full)] : []
-  })
-}
-
-/** The tools a test file declares on its first lines: `// test-needs: chromium, nginx`. */
-function needsOf(file: string): string[] {
-  const head = readFileSync(path.resolve(projectRoot, file), 'utf8').slice(0, 500)
-  const declared = /^\/\/ test-needs: ([a-z, ]+)$/m.exec(head)?.[1] ?? ''
-  return declared.split(',').map((name) => name.trim()).filter(Boolean)
-}
-
 // Arguments starting with `-` are tap's own options (`--grep`, `--bail`), passed on.
 const tapOptions = process.argv.slice(2).filter((arg) => arg.startsWith('-'))
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
@@ -136,10 +122,10 @@ if (chosen.length === 0) {
 for (const file of chosen) {
   if (!isFile(path.resolve(projectRoot, file))) fail(`There is no test file at ${file}.`)
 }
-const files = chosen.length > 0 ? chosen : testFiles(path.join(projectRoot, 'test')).sort()
+const files = chosen.length > 0 ? chosen : testFiles(projectRoot).sort()
 const toolEnv: Record<string, string> = {}
 for (const tool of [CHROMIUM, NGINX]) {
-  const users = files.filter((file) => needsOf(file).includes(tool.need))
+  const users = files.filter((file) => needsOf(projectRoot, file).includes(tool.need))
   if (users.length > 0) toolEnv[tool.variable] = ensureTool(tool, users)
 }
 // tap's command, found the way Node finds the package (a copy of the project under

@@ -6,11 +6,12 @@
  * or nginx declares it, so the declaration cannot drift from the code.
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { projectRoot } from '../helpers/build.js'
 import { copyProject } from '../helpers/project-copy.js'
+import { needsOf, testFiles } from '../../scripts/test-files.js'
 
 function run(dir: string, args: readonly string[], env: Record<string, string> = {}) {
   const result = spawnSync('npm', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 240_000 })
@@ -47,18 +48,10 @@ t.test('a tool a chosen file declares is looked for before any test runs', async
 })
 
 t.test('every test file that uses Chromium or nginx declares it on its first line', async (t) => {
-  const files = (function list(dir: string): string[] {
-    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-      const full = path.join(dir, entry.name)
-      if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'fixtures' ? [] : list(full)
-      return entry.name.endsWith('.test.ts') ? [full] : []
-    })
-  })(path.join(projectRoot, 'test'))
-  for (const file of files) {
-    const text = readFileSync(file, 'utf8')
-    const declared = /^\/\/ test-needs: ([a-z, ]+)$/m.exec(text.slice(0, 500))?.[1] ?? ''
-    const name = path.relative(projectRoot, file)
-    if (/helpers\/(browser|dev-server)\.js'/.test(text)) t.match(declared, 'chromium', `${name} declares Chromium`)
-    if (/helpers\/nginx\.js'/.test(text)) t.match(declared, 'nginx', `${name} declares nginx`)
+  for (const file of testFiles(projectRoot)) {
+    const text = readFileSync(path.join(projectRoot, file), 'utf8')
+    const declared = needsOf(projectRoot, file)
+    if (/helpers\/(browser|dev-server)\.js'/.test(text)) t.ok(declared.includes('chromium'), `${file} declares Chromium`)
+    if (/helpers\/nginx\.js'/.test(text)) t.ok(declared.includes('nginx'), `${file} declares nginx`)
   }
 })

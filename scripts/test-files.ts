@@ -1,0 +1,23 @@
+/**
+ * Which files `npm test` runs, and which tools each declares it needs
+ * (`// test-needs: chromium, nginx` on its first lines). scripts/test.ts runs them;
+ * test/scripts/commands.test.ts checks the declarations with the same reader.
+ */
+import { readFileSync, readdirSync } from 'node:fs'
+import path from 'node:path'
+
+/** Every `*.test.ts` under `dir` (fixtures and dot folders left out), relative to `root`. */
+export function testFiles(root: string, dir = path.join(root, 'test')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name)
+    if (entry.isDirectory()) return entry.name.startsWith('.') || entry.name === 'fixtures' ? [] : testFiles(root, full)
+    return entry.name.endsWith('.test.ts') ? [path.relative(root, full)] : []
+  })
+}
+
+/** The tools a test file declares on its first lines. */
+export function needsOf(root: string, file: string): string[] {
+  const head = readFileSync(path.resolve(root, file), 'utf8').slice(0, 500)
+  const declared = /^\/\/ test-needs: ([a-z, ]+)$/m.exec(head)?.[1] ?? ''
+  return declared.split(',').map((name) => name.trim()).filter(Boolean)
+}
