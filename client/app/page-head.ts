@@ -25,13 +25,19 @@ export function headTagsOf(page: ReadyPage): HeadTag[] {
   return headTags(module.head(payload.data as never, payload.params as never))
 }
 
-/** Browser only: replaces the head tags of the page before with these. */
+/**
+ * Browser only: replaces the head tags of the page before with these. Tags already
+ * there as they should be (the server's, at hydration) are left alone.
+ */
 export function applyHeadTags(tags: readonly HeadTag[]): void {
-  for (const old of document.head.querySelectorAll(`[${HEAD_MARKER}]`)) old.remove()
-  for (const { tag, attributes } of tags) {
+  const wanted = tags.map(({ tag, attributes }) => {
     const element = document.createElement(tag)
     for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value)
     element.setAttribute(HEAD_MARKER, '')
-    document.head.append(element)
-  }
+    return element
+  })
+  const current = [...document.head.querySelectorAll(`[${HEAD_MARKER}]`)]
+  if (current.length === wanted.length && current.every((element, i) => element.isEqualNode(wanted[i]!))) return
+  for (const old of current) old.remove()
+  document.head.append(...wanted)
 }

@@ -83,11 +83,22 @@ t.test('the example screens in Chromium', async (t) => {
     const { page, documentRequests } = await openPage(t)
     const head = () =>
       page.evaluate(() => [...document.head.querySelectorAll('[data-head]')].map((tag) => tag.outerHTML.replace(/ data-head=""/, '')))
+    // Counts head tags taken out of the document, from before the first byte.
+    await page.addInitScript(() => {
+      const removed = { count: 0 }
+      ;(window as unknown as { headTagsRemoved: typeof removed }).headTagsRemoved = removed
+      new MutationObserver((records) => {
+        for (const record of records) for (const node of record.removedNodes) if ((node as Element).hasAttribute?.('data-head')) removed.count++
+      }).observe(document, { childList: true, subtree: true })
+    })
     await page.goto(`${origin}/about`)
     await waitForHydration(page)
+    const removed = () => page.evaluate(() => (window as unknown as { headTagsRemoved: { count: number } }).headTagsRemoved.count)
+    t.equal(await removed(), 0, "hydration keeps the server's head tags as they are")
     t.same(await head(), ['<meta name="description" content="How this application renders, hydrates and routes its pages.">'])
     await page.getByRole('link', { name: 'See item list 1' }).click()
     await page.locator('h1', { hasText: 'Item list 1' }).waitFor()
+    t.ok((await removed()) > 0, 'a navigation replaces them')
     t.same(await head(), [
       '<meta name="description" content="Item list 1: 200 rows of names, prices and tags.">',
       '<link rel="canonical" href="/items/1">',
