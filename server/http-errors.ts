@@ -17,6 +17,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../shared/constants.js'
+import { originForm } from '../shared/location.js'
 import { ErrorCode, isHttpError, isSameSitePath } from '../shared/errors.js'
 import type { ErrorPayload } from '../shared/page-payload.js'
 import { TUNNEL_PATH } from '../shared/monitoring.js'
@@ -135,7 +136,7 @@ function isUnder(target: string, prefix: string): boolean {
 
 export function surfaceOf(rawTarget: string): Surface {
   // Absolute form (`http://host/api/x`) names the same surface as its path.
-  const target = rawTarget.replace(/^https?:\/\/[^/?#]*/i, '')
+  const target = originForm(rawTarget)
   if (isUnder(target, '/api')) return 'api'
   if (isUnder(target, DATA_PREFIX)) return 'data'
   if (isUnder(target, TUNNEL_PATH)) return 'monitoring'

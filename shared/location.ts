@@ -88,6 +88,16 @@ export function canonicalLocation(pathname: string, search: string): CanonicalLo
   return { pathname: path, search: query, key: keyOf(path, query) }
 }
 
+/**
+ * A request target in origin form (`/x?y`): the absolute form a client may send to a
+ * server it takes for a proxy (`GET http://host/x`) loses its scheme and authority.
+ */
+export function originForm(target: string): string {
+  if (target.startsWith('/')) return target
+  const authority = /^https?:\/\/[^/?#]*/i.exec(target)
+  return authority ? target.slice(authority[0].length) || '/' : target
+}
+
 /** Splits a request target or path-relative URL (`/a/b?x=1#top`) into its pathname and query (`?x=1`), dropping the hash. */
 export function splitTarget(target: string): { readonly pathname: string; readonly search: string } {
   const hash = target.indexOf('#')

@@ -28,7 +28,8 @@ import type { AppView } from './app-view.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
 import { renderShellErrorDocument } from './document.js'
 import type { PageRender } from './render-page.js'
-import { devErrorOf, locationOfTarget, originForm, resolvePage, type Resolution } from './resolve-page.js'
+import { devErrorOf, locationOfTarget, resolvePage, type Resolution } from './resolve-page.js'
+import { originForm } from '../../shared/location.js'
 import { NONCE_PLACEHOLDER, StaticCache, withNonce, type StaticData, type StaticPage } from './static-pages.js'
 
 export interface PageResponderOptions {

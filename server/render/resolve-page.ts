@@ -9,7 +9,7 @@ import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../
 import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
-import { parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
+import { originForm, parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
 import { sameSiteLocation } from '../http-errors.js'
 import { collectResponse, type CollectedResponse } from '../response-control.js'
 
@@ -19,16 +19,6 @@ export type Resolution = (
 ) & {
   /** What a dynamic page's loader did to the answer (cookies, headers), whatever its outcome. */
   readonly response?: CollectedResponse
-}
-
-/**
- * A request target in origin form (`/x?y`): the absolute form a client may send to a
- * server it takes for a proxy (`GET http://host/x`) loses its scheme and authority.
- */
-export function originForm(target: string): string {
-  if (target.startsWith('/')) return target
-  const authority = /^https?:\/\/[^/?#]*/i.exec(target)
-  return authority ? target.slice(authority[0].length) || '/' : target
 }
 
 /**
