@@ -1,8 +1,8 @@
-/** The browser entry of the application: its routes and pages, started. */
+/** The browser entry of the application: its routes, pages and layouts, started. */
 import './styles.css'
 import { router } from '../shared/routes.js'
+import { layouts } from './layouts/index.js'
 import { pages } from './pages/index.js'
 import { startClient } from './browser/start.js'
-import { RootLayout } from './layouts/root.js'
 
-void startClient({ router, pages, layout: RootLayout })
+void startClient({ router, pages, layouts })

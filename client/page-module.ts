@@ -5,14 +5,38 @@
  */
 import type { ComponentType, ReactNode } from 'react'
 import type { HeadEntries } from '../shared/head.js'
-import type { AnyRoute, DataOf, RouteParams, RouteTable } from '../shared/route-table.js'
+import type { AnyLayout, AnyRoute, DataOf, LayoutDataOf, LayoutTable, RouteParams, RouteTable } from '../shared/route-table.js'
+
+/**
+ * What an error component is told: a loader's failure (its status and, from 500 up,
+ * only the digest that finds the log line; below 500 an `HttpError`'s exposed message),
+ * or a render error in the browser.
+ */
+export type RouteFailure =
+  | { readonly kind: 'loader'; readonly status: number; readonly digest?: string | undefined; readonly message?: string | undefined }
+  | { readonly kind: 'render' }
+
+/**
+ * Shown in place of what failed, inside the nearest layout that did not: a route's for
+ * its page, a layout's for the pages and layouts inside it.
+ */
+export type ErrorComponent = ComponentType<{ readonly failure: RouteFailure }>
+
+/** Shown for `notFound()`, inside the nearest layout that did not throw it. */
+export type NotFoundComponent = ComponentType<{}>
+
+/** What a route or a layout may declare to handle its own failures (docs/architecture.md, "Layouts"). */
+export interface Boundaries {
+  readonly ErrorBoundary?: ErrorComponent
+  readonly NotFound?: NotFoundComponent
+}
 
 export interface PageProps<R extends AnyRoute> {
   readonly data: DataOf<R>
   readonly params: RouteParams<R>
 }
 
-export interface PageModule<R extends AnyRoute = AnyRoute> {
+export interface PageModule<R extends AnyRoute = AnyRoute> extends Boundaries {
   /** The document title for this page. */
   title(data: DataOf<R>, params: RouteParams<R>): string
   /** What else goes into `<head>`: description, canonical URL, robots, Open Graph. */
@@ -31,17 +55,43 @@ export interface PageModule<R extends AnyRoute = AnyRoute> {
  */
 export function definePage<R extends AnyRoute>(_route: R, page: PageModule<R>): PageModule<R> {
   return Object.defineProperties(
-    { Component: page.Component },
+    { Component: page.Component, ...boundariesOf(page) },
     { title: { value: page.title, enumerable: false }, head: { value: page.head, enumerable: false } },
   ) as PageModule<R>
 }
 
+function boundariesOf({ ErrorBoundary, NotFound }: Boundaries): Boundaries {
+  return { ...(ErrorBoundary ? { ErrorBoundary } : {}), ...(NotFound ? { NotFound } : {}) }
+}
+
+export interface LayoutProps<L extends AnyLayout> {
+  /** The layout's data (undefined for a layout declared without). */
+  readonly data: LayoutDataOf<L>
+  /** The page, or the layout inside this one. */
+  readonly children: ReactNode
+}
+
 /**
- * The product's root layout: what wraps every page, the not-found and error pages
- * included (a header, a nav, a footer). It receives the page as `children`; the app's
- * error boundary sits inside it, so a page that fails in the browser leaves it working.
+ * The client side of a layout (client/layouts/<id>.tsx): what goes around the pages
+ * in it. The root layout wraps every page, the not-found and error pages included;
+ * the framework puts `<main>` around its children.
  */
-export type RootLayout = ComponentType<{ readonly children: ReactNode }>
+export interface LayoutModule<L extends AnyLayout = AnyLayout> extends Boundaries {
+  readonly Component: ComponentType<LayoutProps<L>>
+  /** Head entries from the layout's data; a page's own entries win over them. */
+  head?(data: LayoutDataOf<L>): HeadEntries
+}
+
+/** Declares a layout's client side: `export default defineLayout(layouts.items, { Component })` (kept like definePage's). */
+export function defineLayout<L extends AnyLayout>(_layout: L, module: LayoutModule<L>): LayoutModule<L> {
+  return Object.defineProperties({ Component: module.Component, ...boundariesOf(module) }, { head: { value: module.head, enumerable: false } }) as LayoutModule<L>
+}
+
+/** Every layout's client module, by id, checked against the layout table. */
+export type LayoutModules<Layouts extends LayoutTable> = { readonly [Id in keyof Layouts]: LayoutModule<Layouts[Id]> }
+
+/** The layout modules of any application, as the runtime sees them. */
+export type AnyLayoutModules = Readonly<Record<string, LayoutModule<any>>>
 
 /**
  * How each route's client module is loaded: a dynamic import per route, so the build

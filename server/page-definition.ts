@@ -5,10 +5,22 @@
  */
 import type { FastifyRequest } from 'fastify'
 import type { ActionInput, ActionOutcome } from '../shared/actions.js'
-import type { ActionFields, ActionName, AnyRoute, DataOf, ModeOf, RouteParams, RouteTable, Router } from '../shared/route-table.js'
+import type {
+  ActionFields,
+  ActionName,
+  AnyLayout,
+  AnyRoute,
+  DataOf,
+  LayoutDataOf,
+  LayoutTable,
+  ModeOf,
+  RouteParams,
+  RouteTable,
+  Router,
+} from '../shared/route-table.js'
 import type { ResponseControl } from './response-control.js'
 import type { SessionControl } from './session.js'
-import type { PageImports, RootLayout } from '../client/page-module.js'
+import type { LayoutModules, PageImports } from '../client/page-module.js'
 
 /** What every loader and action gets. */
 export interface RequestContext<R extends AnyRoute> {
@@ -36,6 +48,24 @@ export type LoaderContext<R extends AnyRoute> = RequestContext<R> & ([ModeOf<R>]
 export type ActionContext<R extends AnyRoute> = RequestContext<R> & PerRequestContext
 
 /**
+ * What a layout's loader gets: no params (a layout's data is shared by every page in it,
+ * which is what lets the browser keep it across their navigations) and, when the layout
+ * is dynamic, the request's cookies, answer and session.
+ */
+export type LayoutLoaderContext<L extends AnyLayout> = {
+  readonly searchParams: URLSearchParams
+  readonly request: FastifyRequest
+} & ([L['mode']] extends ['dynamic'] ? PerRequestContext : {})
+
+/** What a layout's action gets: the page's location as the form posted it, cookies, answer, session. */
+export interface LayoutActionContext extends PerRequestContext {
+  /** The params of the page the form was on (any page in the layout can post it). */
+  readonly params: Readonly<Record<string, string>>
+  readonly searchParams: URLSearchParams
+  readonly request: FastifyRequest
+}
+
+/**
  * Runs when a form posts to the page naming this action. Validates its input (the
  * client may help, never decide) and answers `actionSuccess(redirect?)` or
  * `actionInvalid(fieldErrors)`. Anything it throws is a 500 with a digest.
@@ -47,6 +77,42 @@ export type ActionHandler<R extends AnyRoute, Fields extends string> = (
 
 export type ActionHandlers<R extends AnyRoute> = {
   readonly [A in ActionName<R>]: ActionHandler<R, ActionFields<R, A>>
+}
+
+export type LayoutActionHandler<Fields extends string> = (
+  input: ActionInput<Fields>,
+  context: LayoutActionContext,
+) => ActionOutcome<Fields> | Promise<ActionOutcome<Fields>>
+
+export type LayoutActionHandlers<L extends AnyLayout> = {
+  readonly [A in ActionName<L>]: LayoutActionHandler<ActionFields<L, A>>
+}
+
+/**
+ * A layout's server side: a loader exactly when the layout declares data, action
+ * handlers exactly when it declares actions.
+ */
+export type ServerLayout<L extends AnyLayout = AnyLayout> = ([LayoutDataOf<L>] extends [undefined]
+  ? { readonly loader?: undefined }
+  : {
+      /** Returns the layout's data, or throws `notFound()`, `redirect()` or an `HttpError`. */
+      loader(context: LayoutLoaderContext<L>): LayoutDataOf<L> | Promise<LayoutDataOf<L>>
+    }) &
+  ([ActionName<L>] extends [never] ? { readonly actions?: undefined } : { readonly actions: LayoutActionHandlers<L> })
+
+/** Declares a layout's server side: `export default defineServerLayout(layouts.items, { loader })`. */
+export function defineServerLayout<L extends AnyLayout>(_layout: L, layout: ServerLayout<L>): ServerLayout<L> {
+  return layout
+}
+
+/** True when a layout needs a server module (it has data or actions). */
+type NeedsServer<L> = L extends AnyLayout ? ([LayoutDataOf<L>] extends [undefined] ? ([ActionName<L>] extends [never] ? false : true) : true) : never
+
+/** The server side of every layout that has data or actions (others may be left out). */
+export type ServerLayouts<Layouts extends LayoutTable> = {
+  readonly [Id in keyof Layouts as NeedsServer<Layouts[Id]> extends true ? Id : never]: ServerLayout<Layouts[Id]>
+} & {
+  readonly [Id in keyof Layouts as NeedsServer<Layouts[Id]> extends true ? never : Id]?: ServerLayout<Layouts[Id]>
 }
 
 interface PageLoader<R extends AnyRoute> {
@@ -70,12 +136,14 @@ export type ServerPages<Table extends RouteTable> = { readonly [Id in keyof Tabl
  * each route's server module, and each route's client module (to render it). The
  * production app is server/pages/index.ts; tests pass fixture apps of their own.
  */
-export interface AppDefinition<Table extends RouteTable> {
-  readonly router: Router<Table>
+export interface AppDefinition<Table extends RouteTable, Layouts extends LayoutTable = {}> {
+  readonly router: Router<Table, Layouts>
   readonly serverPages: ServerPages<Table>
   readonly clientPages: PageImports<Table>
-  /** The product's root layout (client/layouts/), rendered around every page on both sides. */
-  readonly layout?: RootLayout
+  /** The layouts' server side (server/layouts/): loaders and actions. */
+  readonly serverLayouts: ServerLayouts<Layouts>
+  /** The layouts' components (client/layouts/), rendered around the pages on both sides. */
+  readonly clientLayouts: LayoutModules<Layouts>
 }
 
 /**
@@ -83,4 +151,4 @@ export interface AppDefinition<Table extends RouteTable> {
  * (`href` takes the table's ids as arguments, which makes tables invariant, so no
  * concrete table's definition is an `AppDefinition<RouteTable>`.)
  */
-export type AnyAppDefinition = AppDefinition<any>
+export type AnyAppDefinition = AppDefinition<any, any>

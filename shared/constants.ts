@@ -35,3 +35,9 @@ export const ROOT_ELEMENT_ID = 'root'
 
 /** The id of the `<main>` element that holds the page: the skip target, where focus goes after a navigation. */
 export const MAIN_ELEMENT_ID = 'main'
+
+/**
+ * The request header of a page-data fetch that names the layouts (comma-separated ids)
+ * whose data the browser holds fresh: a dynamic page's answer leaves their data out.
+ */
+export const LAYOUTS_HELD_HEADER = 'x-layouts-held'

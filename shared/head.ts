@@ -32,6 +32,19 @@ export interface HeadTag {
 /** The attribute every page-owned head tag carries. */
 export const HEAD_MARKER = 'data-head'
 
+/**
+ * Entries from further out first (the root layout's), nearer ones replacing theirs key
+ * by key (Open Graph's too). An entry given as `undefined` removes the one from further out.
+ */
+export function mergeHeadEntries(list: readonly HeadEntries[]): HeadEntries {
+  let merged: { -readonly [K in keyof HeadEntries]: HeadEntries[K] } = {}
+  for (const entries of list) {
+    const openGraph = entries.openGraph || merged.openGraph ? { ...merged.openGraph, ...entries.openGraph } : undefined
+    merged = { ...merged, ...entries, ...(openGraph ? { openGraph } : {}) }
+  }
+  return merged
+}
+
 export function headTags(entries: HeadEntries): HeadTag[] {
   const tags: HeadTag[] = []
   if (entries.description !== undefined) tags.push({ tag: 'meta', attributes: { name: 'description', content: entries.description } })

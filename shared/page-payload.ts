@@ -13,8 +13,32 @@ interface PayloadBase {
   readonly buildId: string
 }
 
+/** The data of layouts, by layout id: only layouts that have a loader appear. */
+export type LayoutData = Readonly<Record<string, unknown>>
+
+/**
+ * Where a screen sits among the layouts (docs/architecture.md, "Layouts"). The page data of a client
+ * navigation leaves out the data of layouts the browser already holds fresh (it says
+ * which in the LAYOUTS_HELD_HEADER); the browser puts its own copy back before the
+ * payload is stored, so every stored payload is whole.
+ */
+interface InLayouts {
+  readonly layouts?: LayoutData
+}
+
+/**
+ * A not-found or error screen of a route that matched: rendered inside the layouts
+ * around it that did not fail, with the nearest not-found or error component declared.
+ */
+interface FailureInLayouts extends InLayouts {
+  /** The route whose page (or one of whose layouts) failed; absent when no route matched. */
+  readonly routeId?: string
+  /** The layout whose loader failed: the screen goes inside its parent. Absent when the page's loader failed. */
+  readonly failedLayout?: string
+}
+
 /** A route matched and its loader returned data. */
-export interface PagePayload<Data = unknown> extends PayloadBase {
+export interface PagePayload<Data = unknown> extends PayloadBase, InLayouts {
   readonly kind: 'page'
   /** 422: rendered again after a form submission the action refused (`action` says why). */
   readonly status: 200 | 422
@@ -27,7 +51,7 @@ export interface PagePayload<Data = unknown> extends PayloadBase {
 }
 
 /** No route matched, a param failed its check, or the loader threw `notFound()`. */
-export interface NotFoundPayload extends PayloadBase {
+export interface NotFoundPayload extends PayloadBase, FailureInLayouts {
   readonly kind: 'not-found'
   readonly status: 404
 }
@@ -36,7 +60,7 @@ export interface NotFoundPayload extends PayloadBase {
  * The loader failed. From 500 up only the digest is sent; below 500 the message of an
  * `HttpError` whose `expose` is true.
  */
-export interface ErrorPayload extends PayloadBase {
+export interface ErrorPayload extends PayloadBase, FailureInLayouts {
   readonly kind: 'error'
   readonly status: number
   readonly digest?: string

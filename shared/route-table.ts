@@ -8,6 +8,11 @@
  * the browser's `location.pathname` and the HTTP request line carry it; params are
  * decoded once matched. A route may restrict each param with a RegExp tested against
  * the decoded value: a path whose params fail it does not match (it is a 404).
+ *
+ * Layouts (docs/architecture.md, "Layouts") are declared beside the routes: a route
+ * names its layout, a layout names its parent, and the one layout without a parent is
+ * the root, around every page (the not-found and error pages included). A layout may
+ * have data of its own (a loader on the server), typed here like a page's.
  */
 
 export type RenderMode = 'static' | 'dynamic'
@@ -29,6 +34,44 @@ export type ParamsOf<Pattern extends string> = { [K in ParamNames<Pattern>]: str
  */
 export type ActionsDecl = { readonly [action: string]: readonly string[] }
 
+/**
+ * A layout as declared: its id (the key it has in the layout table), its render mode
+ * (whose rules its data follows: cached and shared when static, per request when
+ * dynamic), its parent and its actions. `Data` is carried only in the type; a layout
+ * declared with `layout()` has no data and needs no loader.
+ */
+export interface LayoutDef<Id extends string = string, Data = unknown, Mode extends RenderMode = RenderMode, Actions extends ActionsDecl = {}> {
+  readonly id: Id
+  readonly mode: Mode
+  readonly parent?: AnyLayout | undefined
+  readonly actions?: Actions
+  /** Phantom field: the type of the layout's data. Always undefined at run time. */
+  readonly __data?: Data
+}
+
+export type AnyLayout = LayoutDef<string, any, RenderMode, any>
+/** A static layout: every layout above it is static too, so a static page may sit in it. */
+export type StaticLayout = LayoutDef<string, any, 'static', any>
+export type LayoutTable = Readonly<Record<string, AnyLayout>>
+
+/** The data of a layout: `undefined` for one declared without (`layout()`). */
+export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any> ? D : never
+
+/**
+ * Declares a layout whose data has type `Data` (none when omitted):
+ * `layout<ItemsLayoutData>()({ id: 'items', mode: 'static', parent: rootLayout })`.
+ * A static layout's parent must be static (its answer is shared; a parent's per-request
+ * data would leak into it): the type checker refuses a dynamic one.
+ */
+export function layout<Data = undefined>() {
+  return <const Id extends string, const Mode extends RenderMode, const Actions extends ActionsDecl = {}>(def: {
+    id: Id
+    mode: Mode
+    parent?: Mode extends 'static' ? StaticLayout : AnyLayout
+    actions?: Actions
+  }): LayoutDef<Id, Data, Mode, Actions> => def
+}
+
 /** A route as declared in a table. `Data` is carried only in the type (never at run time). */
 export interface RouteDef<Pattern extends string = string, Data = unknown, Actions extends ActionsDecl = {}> {
   readonly pattern: Pattern
@@ -45,6 +88,8 @@ export interface RouteDef<Pattern extends string = string, Data = unknown, Actio
    * rendering, and a whole-string render is about twice as fast (docs/decisions/008).
    */
   readonly stream?: boolean
+  /** The layout the page sits in; none: the root layout. */
+  readonly layout?: AnyLayout | undefined
 }
 
 export type AnyRoute = RouteDef<string, any, any>
@@ -52,7 +97,8 @@ export type RouteTable = Readonly<Record<string, AnyRoute>>
 
 export type DataOf<R> = R extends RouteDef<string, infer D, any> ? D : never
 export type PatternOf<R> = R extends RouteDef<infer P, any, any> ? P : never
-export type ActionsOf<R> = R extends RouteDef<string, any, infer A> ? A : {}
+/** The actions a route or a layout declares. */
+export type ActionsOf<R> = R extends { readonly actions?: infer A extends ActionsDecl } ? A : {}
 /** The names of a route's actions (`never` for a route without). */
 export type ActionName<R> = keyof ActionsOf<R> & string
 /** The field names of one action: `'name' | 'email'`. */
@@ -74,15 +120,16 @@ export function route<Data>() {
     params?: { readonly [K in ParamNames<Pattern>]?: RegExp }
     actions?: Actions
     stream?: boolean
+    /** A static page may sit only in a static layout: the type checker refuses a dynamic one. */
+    layout?: Mode extends 'static' ? StaticLayout : AnyLayout
   }): RouteDef<Pattern, Data, Actions> & { readonly mode: Mode } => def
 }
 
 /** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */
 export type ModeOf<R> = R extends { readonly mode: infer M extends RenderMode } ? M : RenderMode
 
-/** The methods a page answers (its `Allow` header): POST only when it declares actions. */
-export function allowedMethods(route: AnyRoute): string {
-  return Object.keys(route.actions ?? {}).length > 0 ? 'GET, HEAD, POST' : 'GET, HEAD'
+function hasActions(owner: { readonly actions?: ActionsDecl | undefined }): boolean {
+  return Object.keys(owner.actions ?? {}).length > 0
 }
 
 /** A successful match: which route, and its decoded, validated params. */
@@ -132,9 +179,28 @@ function decodeParam(raw: string): string | undefined {
   }
 }
 
+/** Where an action is declared: on the page's route, or on one of the layouts around it. */
+export interface ActionOwner {
+  readonly kind: 'route' | 'layout'
+  /** The route's or the layout's id. */
+  readonly id: string
+  /** The fields its form posts. */
+  readonly fields: readonly string[]
+}
+
 /** A table compiled once for matching. Route order is match order: first match wins. */
-export interface Router<Table extends RouteTable> {
+export interface Router<Table extends RouteTable, Layouts extends LayoutTable = LayoutTable> {
   readonly routes: Table
+  readonly layouts: Layouts
+  /**
+   * The layouts around a route's page, the root first; around a path no route matches,
+   * the root alone. Empty for an application without layouts.
+   */
+  layoutsOf(routeId: string | undefined): readonly AnyLayout[]
+  /** The action `name` a form posts to a page, from its route or its layouts; undefined when none declares it. */
+  actionOwner(routeId: string | undefined, name: string): ActionOwner | undefined
+  /** The methods a page answers (its `Allow` header): POST only when it or a layout around it has actions. */
+  allowedMethods(routeId: string | undefined): string
   /** The route a raw pathname (no search, no hash) names, or null for a 404. */
   match(pathname: string): RouteMatch<Table> | null
   /** The URL of a route: `href('items', { id: '7' })` -> `/items/7` (params encoded). */
@@ -144,8 +210,38 @@ export interface Router<Table extends RouteTable> {
   ): string
 }
 
-export function createRouter<const Table extends RouteTable>(routes: Table): Router<Table> {
+/**
+ * Compiles a route table and, when the application has layouts, its layout table. A
+ * table that breaks the rules the types cannot see (a layout outside the table, two
+ * roots, a static page in a dynamic layout, one action name declared twice around a
+ * page) throws here, at start-up, with a message naming the culprit.
+ */
+export function createRouter<const Table extends RouteTable, const Layouts extends LayoutTable = {}>(
+  routes: Table,
+  layouts: Layouts = {} as Layouts,
+): Router<Table, Layouts> {
   const compiled = Object.entries(routes).map(([id, route]) => compile(id, route))
+  const root = checkLayouts(layouts)
+  const chains = new Map<string, readonly AnyLayout[]>()
+  for (const [id, route] of Object.entries(routes)) chains.set(id, checkRouteChain(id, route, layouts, root))
+  const rootChain: readonly AnyLayout[] = root ? [root] : []
+  const layoutsOf = (routeId: string | undefined) => (routeId !== undefined ? chains.get(routeId) : undefined) ?? rootChain
+
+  function actionOwner(routeId: string | undefined, name: string): ActionOwner | undefined {
+    const route = routeId !== undefined ? routes[routeId] : undefined
+    const own = route?.actions
+    if (own && Object.hasOwn(own, name)) return { kind: 'route', id: routeId!, fields: own[name]! }
+    for (const layout of layoutsOf(routeId)) {
+      if (layout.actions && Object.hasOwn(layout.actions, name)) return { kind: 'layout', id: layout.id, fields: layout.actions[name]! }
+    }
+    return undefined
+  }
+
+  function allowedMethods(routeId: string | undefined): string {
+    const route = routeId !== undefined ? routes[routeId] : undefined
+    const posts = (route && hasActions(route)) || layoutsOf(routeId).some(hasActions)
+    return posts ? 'GET, HEAD, POST' : 'GET, HEAD'
+  }
 
   function match(pathname: string): RouteMatch<Table> | null {
     for (const candidate of compiled) {
@@ -177,5 +273,48 @@ export function createRouter<const Table extends RouteTable>(routes: Table): Rou
     })
   }
 
-  return { routes, match, href: href as Router<Table>['href'] }
+  return { routes, layouts, layoutsOf, actionOwner, allowedMethods, match, href: href as Router<Table>['href'] }
+}
+
+/** Checks the layout table; returns its root (undefined for an application without layouts). */
+function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
+  const all = Object.entries(layouts)
+  if (all.length === 0) return undefined
+  for (const [key, layout] of all) {
+    if (layout.id !== key) throw new Error(`Layout "${key}": its id is "${layout.id}"; a layout's id must be its key in the layout table`)
+    if (layout.parent && layouts[layout.parent.id] !== layout.parent) {
+      throw new Error(`Layout "${key}": its parent "${layout.parent.id}" is not in the layout table`)
+    }
+    if (layout.mode === 'static' && layout.parent?.mode === 'dynamic') {
+      throw new Error(`Layout "${key}" is static but its parent "${layout.parent.id}" is dynamic: a static layout's answer is shared`)
+    }
+  }
+  const roots = all.filter(([, layout]) => !layout.parent).map(([key]) => key)
+  if (roots.length !== 1) throw new Error(`The layout table needs exactly one root layout (one without a parent); it has ${roots.length}: ${roots.join(', ') || 'none'}`)
+  return layouts[roots[0]!]
+}
+
+/** The layouts around a route, the root first, checked against the route's mode and actions. */
+function checkRouteChain(id: string, route: AnyRoute, layouts: LayoutTable, root: AnyLayout | undefined): readonly AnyLayout[] {
+  if (!root) {
+    if (route.layout) throw new Error(`Route "${id}" names layout "${route.layout.id}", but the application has no layout table`)
+    return []
+  }
+  const chain: AnyLayout[] = []
+  for (let layout: AnyLayout | undefined = route.layout ?? root; layout; layout = layout.parent) {
+    if (layouts[layout.id] !== layout) throw new Error(`Route "${id}": its layout "${layout.id}" is not in the layout table`)
+    if (route.mode === 'static' && layout.mode === 'dynamic') {
+      throw new Error(`Route "${id}" is static but sits in the dynamic layout "${layout.id}": a static page's answer is shared`)
+    }
+    chain.unshift(layout)
+  }
+  const seen = new Map<string, string>(Object.keys(route.actions ?? {}).map((name) => [name, `route "${id}"`]))
+  for (const layout of chain) {
+    for (const name of Object.keys(layout.actions ?? {})) {
+      const other = seen.get(name)
+      if (other) throw new Error(`Action "${name}" is declared by both ${other} and layout "${layout.id}" around route "${id}"`)
+      seen.set(name, `layout "${layout.id}"`)
+    }
+  }
+  return chain
 }

@@ -3,7 +3,7 @@
  * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
  * and both are checked against the types declared here.
  */
-import { createRouter, route } from './route-table.js'
+import { createRouter, layout, route } from './route-table.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>
@@ -34,6 +34,20 @@ export interface ContactData {
 /** Limits of the contact form, shared so the browser can hint what the server enforces. */
 export const CONTACT_LIMITS = { name: 80, email: 254, message: 2000 } as const
 
+export interface ItemsLayoutData {
+  /** The item lists the sidebar offers. */
+  readonly lists: ReadonlyArray<{ readonly id: number; readonly title: string }>
+}
+
+/** Around every page: the site's header and footer, and the theme choice (its `theme` action). */
+const rootLayout = layout()({ id: 'root', mode: 'static', actions: { theme: ['theme'] } })
+
+export const layouts = {
+  root: rootLayout,
+  /** Around the item pages: a sidebar of item lists with a filter box. */
+  items: layout<ItemsLayoutData>()({ id: 'items', mode: 'static', parent: rootLayout }),
+} as const
+
 export const routes = {
   home: route<HomeData>()({ pattern: '/', mode: 'static' }),
   items: route<ItemsData>()({
@@ -41,6 +55,7 @@ export const routes = {
     mode: 'dynamic',
     // Digits only, and few enough to stay an exact JavaScript number.
     params: { id: /^[0-9]{1,15}$/ },
+    layout: layouts.items,
   }),
   about: route<AboutData>()({ pattern: '/about', mode: 'static' }),
   contact: route<ContactData>()({
@@ -51,8 +66,9 @@ export const routes = {
 } as const
 
 export type AppRoutes = typeof routes
+export type AppLayouts = typeof layouts
 export type RouteId = keyof AppRoutes
 
-export const router = createRouter(routes)
+export const router = createRouter(routes, layouts)
 export const href = router.href
 export const matchRoute = router.match

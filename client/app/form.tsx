@@ -15,7 +15,7 @@ import { useContext, useEffect, useId, useRef, useState, type FormEvent, type Fo
 import { useLocation } from 'wouter'
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
 import { locationKey, parseTarget } from '../../shared/location.js'
-import type { ActionFields, ActionName, AnyRoute } from '../../shared/route-table.js'
+import type { ActionFields, ActionName, ActionsDecl } from '../../shared/route-table.js'
 import { ActionStateContext } from './action-state.js'
 import { NavigationContext } from './navigation-context.js'
 
@@ -38,7 +38,10 @@ export interface FormApi<Field extends string> {
   readonly pending: boolean
 }
 
-export interface FormProps<R extends AnyRoute, A extends ActionName<R>>
+/** What a form posts to: a route, or a layout (its form works on every page in it). */
+type ActionOwnerDef = { readonly actions?: ActionsDecl | undefined }
+
+export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>>
   extends Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'method' | 'children' | 'onSubmit'> {
   readonly route: R
   readonly action: A
@@ -47,7 +50,7 @@ export interface FormProps<R extends AnyRoute, A extends ActionName<R>>
 
 const NOT_SENT = 'The form could not be sent. Check your connection and try again.'
 
-export function Form<R extends AnyRoute, A extends ActionName<R>>({ route: _route, action, children, ...rest }: FormProps<R, A>) {
+export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route: _route, action, children, ...rest }: FormProps<R, A>) {
   const fromServer = useContext(ActionStateContext)
   const engine = useContext(NavigationContext)
   const [, navigate] = useLocation()

@@ -3,8 +3,9 @@
  * The server writes both into the document; after a client navigation the page host
  * sets the title and replaces the previous page's head tags (`applyHeadTags`).
  */
-import { HEAD_MARKER, headTags, type HeadTag } from '../../shared/head.js'
+import { HEAD_MARKER, headTags, mergeHeadEntries, type HeadEntries, type HeadTag } from '../../shared/head.js'
 import type { ReadyPage } from './page-source.js'
+import { framesOf, type LayoutSet } from './screen.js'
 
 export const NOT_FOUND_TITLE = 'Page not found'
 export const ERROR_TITLE = 'Application error'
@@ -17,12 +18,20 @@ export function titleOf(page: ReadyPage): string {
   return ERROR_TITLE
 }
 
-/** The head tags of a page. Not-found and error pages ask search engines not to index them. */
-export function headTagsOf(page: ReadyPage): HeadTag[] {
+/**
+ * The head tags of a page: its layouts' entries, the root's first, then the page's own,
+ * each entry replacing the same one from further out. Not-found and error pages keep
+ * their layouts' entries and ask search engines not to index them.
+ */
+export function headTagsOf(page: ReadyPage, layouts: LayoutSet | null): HeadTag[] {
   const { payload, module } = page
-  if (payload.kind !== 'page') return headTags({ robots: 'noindex' })
-  if (!module?.head) return []
-  return headTags(module.head(payload.data as never, payload.params as never))
+  const entries: HeadEntries[] = []
+  for (const { layout, module: layoutModule } of framesOf(payload, layouts)) {
+    if (layoutModule.head) entries.push(layoutModule.head(payload.layouts?.[layout.id] as never))
+  }
+  if (payload.kind !== 'page') entries.push({ robots: 'noindex', canonical: undefined })
+  else if (module?.head) entries.push(module.head(payload.data as never, payload.params as never))
+  return headTags(mergeHeadEntries(entries))
 }
 
 /**

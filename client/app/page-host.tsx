@@ -4,18 +4,17 @@ import { locationKey } from '../../shared/location.js'
 import { NavigationContext } from './navigation-context.js'
 import { PageSourceContext, type ReadyPage } from './page-source.js'
 import { applyHeadTags, headTagsOf, titleOf } from './page-head.js'
-import { ActionStateContext } from './action-state.js'
-import { ErrorPage } from './error-page.js'
-import { NotFoundPage } from './not-found-page.js'
+import { LayoutsContext, Screen } from './screen.js'
 
 /**
- * Renders the page of the current location from the page source. A location the
+ * Renders the page of the current location from the page source, in its layouts. A location the
  * source does not hold yet (back/forward to a page never loaded, or dropped from the
  * cache) keeps the previous page on screen while the source fetches it.
  */
 export function PageHost() {
   const source = useContext(PageSourceContext)
   const engine = useContext(NavigationContext)
+  const layouts = useContext(LayoutsContext)
   if (!source) throw new Error('PageHost needs a PageSourceContext provider')
   const key = useLocationKey()
   const read = () => source.read(key)
@@ -33,11 +32,11 @@ export function PageHost() {
   useLayoutEffect(() => {
     if (!shown) return
     document.title = titleOf(shown.page)
-    applyHeadTags(headTagsOf(shown.page))
+    applyHeadTags(headTagsOf(shown.page, layouts))
     engine?.pageShown(shown.key, document.title, shown.page.payload.kind)
-  }, [shown, engine])
+  }, [shown, engine, layouts])
 
-  return shown ? <PageView page={shown.page} /> : null
+  return shown ? <Screen page={shown.page} resetKey={key} /> : null
 }
 
 /**
@@ -52,23 +51,4 @@ export function useLocationKey(): string {
   const [pathname] = router.hook(router)
   const search = router.searchHook(router)
   return locationKey(pathname, search)
-}
-
-function PageView({ page }: { page: ReadyPage }) {
-  const { payload, module } = page
-  switch (payload.kind) {
-    case 'page': {
-      if (!module) throw new Error(`Page module of route "${payload.routeId}" is not loaded`)
-      const { Component } = module
-      return (
-        <ActionStateContext.Provider value={payload.action ?? null}>
-          <Component data={payload.data as never} params={payload.params as never} />
-        </ActionStateContext.Provider>
-      )
-    }
-    case 'not-found':
-      return <NotFoundPage />
-    case 'error':
-      return <ErrorPage error={payload} />
-  }
 }

@@ -4,9 +4,11 @@
  * the page cannot recover from in place becomes `{ kind: 'reload' }`: the caller then
  * loads the URL as a document, so the user never faces a dead page.
  */
+import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 import { dataUrl, isPayload, type RedirectPayload } from '../../shared/page-payload.js'
 import type { Router } from '../../shared/route-table.js'
 import type { ReadyPage } from '../app/page-source.js'
+import type { LayoutData } from './layout-data.js'
 import type { PageModules } from './page-modules.js'
 
 export type LoadResult =
@@ -20,6 +22,8 @@ export interface LoadContext {
   /** Any application's router: only `match` is used. */
   readonly router: Pick<Router<any>, 'match'>
   readonly modules: PageModules
+  /** The layout data held: named in the request, put back into the answer. */
+  readonly layouts: LayoutData
   readonly now: () => number
 }
 
@@ -30,22 +34,25 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   const chunk = expectedRoute ? ctx.modules.load(expectedRoute) : undefined
   chunk?.catch(() => {})
 
-  let body: unknown
+  const held = ctx.layouts.heldFor(expectedRoute)
+  const headers: Record<string, string> = { accept: 'application/json' }
+  if (held.size > 0) headers[LAYOUTS_HELD_HEADER] = [...held.keys()].join(',')
+
+  let answer: unknown
   let fetchedAt: number
   try {
-    const response = await fetch(dataUrl(key), {
-      headers: { accept: 'application/json' },
-      credentials: 'same-origin',
-    })
+    const response = await fetch(dataUrl(key), { headers, credentials: 'same-origin' })
     fetchedAt = ctx.now()
-    body = await response.json()
+    answer = await response.json()
   } catch (error) {
     return { kind: 'reload', reason: `page data request failed: ${String(error)}` }
   }
-  if (!isPayload(body)) return { kind: 'reload', reason: 'page data answer is not a page payload' }
-  if (body.buildId !== ctx.buildId) return { kind: 'reload', reason: 'another build answered' }
+  if (!isPayload(answer)) return { kind: 'reload', reason: 'page data answer is not a page payload' }
+  if (answer.buildId !== ctx.buildId) return { kind: 'reload', reason: 'another build answered' }
+  const body = ctx.layouts.complete(answer, held, fetchedAt)
   if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
-  if (body.kind !== 'page') return { kind: 'ready', page: { payload: body }, fetchedAt }
+  // A route's failure screens may be its own (its module's boundaries): load it too.
+  if (body.routeId === undefined) return { kind: 'ready', page: { payload: body }, fetchedAt }
 
   try {
     const module = await (body.routeId === expectedRoute && chunk ? chunk : ctx.modules.load(body.routeId))

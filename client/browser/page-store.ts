@@ -91,8 +91,9 @@ export class PageStore implements PageSource {
     })
   }
 
-  /** Forgets every cached page (after a server action changed what they show). */
+  /** Forgets every cached page and layout's data (after a server action changed what they show). */
   clear(): void {
     this.#entries.clear()
+    this.#context.layouts.clear()
   }
 }

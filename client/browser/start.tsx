@@ -9,18 +9,19 @@ import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
 import { locationKey } from '../../shared/location.js'
 import type { AnyPayload } from '../../shared/page-payload.js'
-import type { Router, RouteTable } from '../../shared/route-table.js'
+import type { LayoutTable, Router, RouteTable } from '../../shared/route-table.js'
 import { AppRoot } from '../app/app-root.js'
-import type { PageImports, RootLayout } from '../page-module.js'
+import type { LayoutModules, PageImports } from '../page-module.js'
+import { LayoutData } from './layout-data.js'
 import { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'
 import { PageStore } from './page-store.js'
 
-export interface ClientApp<Table extends RouteTable> {
-  readonly router: Router<Table>
+export interface ClientApp<Table extends RouteTable, Layouts extends LayoutTable> {
+  readonly router: Router<Table, Layouts>
   readonly pages: PageImports<Table>
-  /** The product's root layout (the server renders the same one). */
-  readonly layout?: RootLayout
+  /** Every layout's client module (the server renders the same ones). */
+  readonly layouts: LayoutModules<Layouts>
 }
 
 /**
@@ -31,7 +32,7 @@ function hardNavigate(url: string): void {
   window.location.assign(url.startsWith('/') ? window.location.origin + url : url)
 }
 
-export async function startClient<Table extends RouteTable>(app: ClientApp<Table>): Promise<void> {
+export async function startClient<Table extends RouteTable, Layouts extends LayoutTable>(app: ClientApp<Table, Layouts>): Promise<void> {
   const monitoring = readMonitoringConfig()
   if (monitoring) listenForEarlyErrors() // before anything else can throw
   const bootstrap = document.getElementById(BOOTSTRAP_ELEMENT_ID)
@@ -41,14 +42,17 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
   if (payload.kind === 'redirect') throw new Error('A document never carries a redirect payload')
 
   const modules = new PageModules(app.pages)
+  const layoutData = new LayoutData(app.router, () => Date.now())
   const store = new PageStore({
     buildId: payload.buildId,
     router: app.router,
     modules,
+    layouts: layoutData,
     onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
   })
-  const module = payload.kind === 'page' ? await modules.load(payload.routeId) : undefined
-  store.set(locationKey(window.location.pathname, window.location.search), { payload, module })
+  layoutData.complete(payload, new Map(), Date.now())
+  const module = payload.routeId !== undefined ? await modules.load(payload.routeId) : undefined
+  store.set(locationKey(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) })
 
   // Created before hydration: its popstate listener must come before wouter's.
   const navigation = new NavigationEngine({ store, hardNavigate })
@@ -59,7 +63,7 @@ export async function startClient<Table extends RouteTable>(app: ClientApp<Table
     const patternOf = (key: string) => app.router.match(key.split('?', 1)[0]!)?.route.pattern
     void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, { navigation, patternOf }))
   }
-  hydrateRoot(container, <AppRoot source={store} layout={app.layout} navigation={navigation} onHydrated={onHydrated} />, {
+  hydrateRoot(container, <AppRoot source={store} layouts={{ router: app.router, modules: app.layouts }} navigation={navigation} onHydrated={onHydrated} />, {
     onCaughtError(error, info) {
       console.error(error) // the error page tells the user to look here
       reportCaughtError(error, info.componentStack)

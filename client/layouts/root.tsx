@@ -1,13 +1,14 @@
 /**
  * The product's root layout: around every page, the not-found and error pages
  * included. The site's name, the main navigation (the current section marked for
- * assistive technology with `aria-current="page"`), and a footer. Product code: change
- * it freely; the framework only puts the page (in `<main>`) where `children` is.
+ * assistive technology with `aria-current="page"`), and a footer with the theme
+ * choice. Product code: change it freely; the framework puts `<main>` around `children`.
  */
-import type { ReactNode } from 'react'
 import { useLocation } from 'wouter'
-import { href } from '../../shared/routes.js'
+import { href, layouts } from '../../shared/routes.js'
 import { Link } from '../app/link.js'
+import { defineLayout, type LayoutProps } from '../page-module.js'
+import { ThemeChoice } from './theme-choice.js'
 
 /** The sections of the main navigation, and which paths belong to each. */
 const SECTIONS = [
@@ -17,7 +18,13 @@ const SECTIONS = [
   { label: 'Contact', href: href('contact'), current: (path: string) => path === '/contact' },
 ] as const
 
-export function RootLayout({ children }: { readonly children: ReactNode }) {
+export default defineLayout(layouts.root, {
+  // Every page's defaults; a page's own entries replace them.
+  head: () => ({ description: 'Fastify React: pages rendered on the server, navigated in the browser.' }),
+  Component: RootLayout,
+})
+
+function RootLayout({ children }: LayoutProps<typeof layouts.root>) {
   const [path] = useLocation()
   return (
     <>
@@ -39,6 +46,7 @@ export function RootLayout({ children }: { readonly children: ReactNode }) {
       {children}
       <footer className="site-footer">
         <p>Rendered on the server, navigated in the browser.</p>
+        <ThemeChoice />
       </footer>
     </>
   )

@@ -18,10 +18,9 @@ function ItemsPage({ data }: PageProps<typeof routes.items>) {
   return (
     <article>
       <h1>{data.title}</h1>
-      <nav aria-label="Item lists">
-        <Link href={href('items', { id: '1' })}>Item list 1</Link>{' '}
-        <Link href={href('items', { id: '2' })}>Item list 2</Link> <Link href={href('about')}>About</Link>
-      </nav>
+      <p>
+        Other lists are in the sidebar; what this site is: <Link href={href('about')}>About</Link>.
+      </p>
       <Counter />
       <table>
         <thead>

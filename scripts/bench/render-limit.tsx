@@ -6,7 +6,6 @@ import { renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/app/app-root.js'
 import { singlePageSource } from '../../client/app/page-source.js'
 import items from '../../client/pages/items.js'
-import { RootLayout } from '../../client/layouts/root.js'
 import { appDefinition } from '../../server/pages/index.js'
 
 const data = await appDefinition.serverPages.items.loader({
@@ -17,13 +16,24 @@ const data = await appDefinition.serverPages.items.loader({
   response: { setCookie() {}, deleteCookie() {}, setHeader() {} },
   session: { get() {}, set() {}, end() {}, flash() {}, takeFlash: () => undefined },
 })
+const layoutData = await appDefinition.serverLayouts.items.loader({ searchParams: new URLSearchParams(), request: {} as never })
 const page = {
-  payload: { kind: 'page' as const, status: 200 as const, buildId: 'bench', routeId: 'items', mode: 'dynamic' as const, params: { id: '7' }, data },
+  payload: {
+    kind: 'page' as const,
+    status: 200 as const,
+    buildId: 'bench',
+    routeId: 'items',
+    mode: 'dynamic' as const,
+    params: { id: '7' },
+    data,
+    layouts: { items: layoutData },
+  },
   module: items,
 }
-// The same tree the server renders, the product's root layout included.
+const layouts = { router: appDefinition.router, modules: appDefinition.clientLayouts }
+// The same tree the server renders, the product's layouts included.
 const render = () =>
-  renderToString(<AppRoot source={singlePageSource('/items/7', page)} layout={RootLayout} ssrPath="/items/7" ssrSearch="" />)
+  renderToString(<AppRoot source={singlePageSource('/items/7', page)} layouts={layouts} ssrPath="/items/7" ssrSearch="" />)
 for (let i = 0; i < 300; i++) render() // warm up
 const seconds = 5
 let count = 0

@@ -10,6 +10,8 @@ import type { FastifyRequest } from 'fastify'
 export interface FailureContext {
   readonly digest: string
   readonly routeId?: string
+  /** The layout whose loader or action failed. */
+  readonly layoutId?: string
   readonly action?: string
 }
 

@@ -11,6 +11,7 @@ export const sentryReporter: ErrorReporter = {
       scope.setTag('digest', context.digest)
       scope.setTag('request_id', context.requestId)
       if (context.routeId) scope.setTag('route', context.routeId)
+      if (context.layoutId) scope.setTag('layout', context.layoutId)
       if (context.action) scope.setTag('action', context.action)
       scope.setContext('request', { method: context.method, path: context.path })
       Sentry.captureException(error)

@@ -3,7 +3,8 @@
  * action in `_action`. Checked in this order, cheapest first:
  * 1. the origin (before the body is read): 403;
  * 2. the content type (only urlencoded is parsed here): 415; the size (1 MiB): 413;
- * 3. the page (404), whether it has actions (405, Allow: GET, HEAD), the action (404);
+ * 3. the page (404), whether it or a layout around it has actions (405, Allow: GET,
+ *    HEAD), the action, on the page's route or one of its layouts (404);
  * 4. the action runs: success is 303 See Other (JSON `{ ok, redirect }` for a form
  *    sent by JavaScript), a refusal is the page again with 422, its errors and the
  *    submitted values (JSON for JavaScript), a throw is a 500 with a digest.
@@ -14,7 +15,6 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
 import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
-import { allowedMethods, type ActionsDecl } from '../../shared/route-table.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { ActionHandler } from '../page-definition.js'
 import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
@@ -109,23 +109,29 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       }
       const view = pages.view()
       const { definition } = view
-      const match = definition.router.match(location.pathname)
-      if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
-      const declared: ActionsDecl = match.route.actions ?? {}
-      const handlers = (definition.serverPages[match.id]!.actions ?? {}) as Record<string, ActionHandler<any, string>>
-      if (Object.keys(declared).length === 0) {
-        reply.header('allow', allowedMethods(match.route))
+      const { router } = definition
+      // A page with no route is the not-found page, in the root layout: the root's
+      // actions (the theme choice) work there too.
+      const match = router.match(location.pathname)
+      const allow = router.allowedMethods(match?.id)
+      if (!allow.includes('POST')) {
+        if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
+        reply.header('allow', allow)
         return sendProblem(request, reply, 405, ErrorCode.METHOD_NOT_ALLOWED, 'This page has no actions to post to.')
       }
       const name = request.body.get(ACTION_FIELD)
       if (!name) {
         return sendProblem(request, reply, 400, ErrorCode.NO_ACTION, `The form names no action (its ${ACTION_FIELD} field is missing).`)
       }
-      const fields = Object.hasOwn(declared, name) ? declared[name] : undefined
-      const handler = Object.hasOwn(handlers, name) ? handlers[name] : undefined
-      if (!fields || !handler) {
+      const owner = router.actionOwner(match?.id, name)
+      const handlers = (
+        owner?.kind === 'route' ? definition.serverPages[owner.id]?.actions : owner ? definition.serverLayouts[owner.id]?.actions : undefined
+      ) as Record<string, ActionHandler<any, string>> | undefined
+      const handler = owner && handlers && Object.hasOwn(handlers, name) ? handlers[name] : undefined
+      if (!owner || !handler) {
         return sendProblem(request, reply, 404, ErrorCode.UNKNOWN_ACTION, `This page has no action named ${JSON.stringify(name.slice(0, 100))}.`)
       }
+      const { fields } = owner
 
       const body = request.body
       const input = Object.fromEntries(fields.map((field) => [field, body.get(field) ?? '']))
@@ -134,7 +140,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       let outcome
       try {
         outcome = await handler(input, {
-          params: match.params,
+          params: match?.params ?? {},
           searchParams: new URLSearchParams(location.search),
           request,
           cookies: response.cookies,
@@ -149,7 +155,12 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
           return sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
         }
         const digest = digestOf(error)
-        reportServerError(request, error, 'action failed', { digest, routeId: match.id, action: name })
+        reportServerError(request, error, 'action failed', {
+          digest,
+          ...(match ? { routeId: match.id } : {}),
+          ...(owner.kind === 'layout' ? { layoutId: owner.id } : {}),
+          action: name,
+        })
         return sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
       }
 

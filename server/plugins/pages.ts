@@ -9,7 +9,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
 import { ErrorCode } from '../../shared/errors.js'
-import { allowedMethods } from '../../shared/route-table.js'
 import { MALFORMED_URL, NO_STORE, type Refusal } from '../http-errors.js'
 import type { PageResponder } from '../render/page-responder.js'
 import { locationOfTarget } from '../render/resolve-page.js'
@@ -35,9 +34,10 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
     handler: async function refuseMethod(request: FastifyRequest, reply: FastifyReply) {
       const location = locationOfTarget(request.url)
       if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
-      const match = pages.view().definition.router.match(location.pathname)
+      const { router } = pages.view().definition
+      const match = router.match(location.pathname)
       if (!match) return fastify.refusals.send(request, reply, NO_PAGE)
-      const allow = allowedMethods(match.route)
+      const allow = router.allowedMethods(match.id)
       reply.header('allow', allow)
       if (request.method === 'OPTIONS') return reply.header('cache-control', NO_STORE).code(204).send()
       return fastify.refusals.send(request, reply, {

@@ -20,6 +20,14 @@ export function preloadsFor(manifest: BuildManifest, routeId: string | undefined
   return [...new Set(files)]
 }
 
+/** How every page document starts, up to where `<html>`'s theme attribute goes (static-pages.ts puts it into cached pages). */
+export const DOCUMENT_START = '<!DOCTYPE html><html lang="en"'
+
+/** `<html data-theme>` for a chosen theme; nothing for the system's (the stylesheet follows it). */
+export function themeAttribute(theme: 'light' | 'dark' | undefined): string {
+  return theme ? ` data-theme="${theme}"` : ''
+}
+
 /** The document head of a page, with everything the browser needs before React's HTML. */
 export function renderDocumentHead(render: PageRender): string {
   const { manifest, page } = render
@@ -30,10 +38,12 @@ export function renderDocumentHead(render: PageRender): string {
     .join('')
   const styles = manifest.css.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('')
   return (
-    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+    DOCUMENT_START +
+    themeAttribute(render.theme) +
+    '><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>${escapeHtml(titleOf(page))}</title>` +
-    headTagsOf(page)
+    headTagsOf(page, render.layouts)
       .map(({ tag, attributes }) => `<${tag}${Object.entries(attributes).map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('')} ${HEAD_MARKER}>`)
       .join('') +
     // An empty icon: no /favicon.ico request, so no 404 in the console.

@@ -15,7 +15,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BuildManifest } from '../../shared/build-manifest.js'
-import { DATA_PREFIX } from '../../shared/constants.js'
+import { DATA_PREFIX, LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 import { digestOf } from '../../shared/digest.js'
 import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import type { CanonicalLocation } from '../../shared/location.js'
@@ -28,9 +28,10 @@ import type { AppView } from './app-view.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
 import { renderShellErrorDocument } from './document.js'
 import type { PageRender } from './render-page.js'
-import { devErrorOf, locationOfTarget, resolvePage, type Resolution } from './resolve-page.js'
+import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type ResolveOptions } from './resolve-page.js'
 import { originForm } from '../../shared/location.js'
-import { NONCE_PLACEHOLDER, StaticCache, withNonce, type StaticData, type StaticPage } from './static-pages.js'
+import { documentFor, NONCE_PLACEHOLDER, StaticCache, themedEtag, type StaticData, type StaticPage } from './static-pages.js'
+import { documentTheme, THEME_COOKIE } from '../../shared/theme.js'
 
 export interface PageResponderOptions {
   /** The pages and their renderer: always the same in production, the latest edit in development. */
@@ -83,14 +84,31 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     return data
   }
 
+  /** The payload with its route's module: the page, or the boundaries of a route whose page failed. */
   async function readyPage(view: AppView, payload: ScreenPayload): Promise<ReadyPage> {
-    if (payload.kind !== 'page') return { payload }
+    if (payload.routeId === undefined) return { payload }
     const { default: module } = await view.definition.clientPages[payload.routeId]!()
     return { payload, module }
   }
 
-  function pageRender(view: AppView, page: ReadyPage, location: CanonicalLocation, nonce: PageRender['nonce']): PageRender {
-    return { manifest, page, location, nonce, development, layout: view.definition.layout, ...(opts.monitoring ? { monitoring: opts.monitoring } : {}) }
+  function pageRender(
+    view: AppView,
+    page: ReadyPage,
+    location: CanonicalLocation,
+    nonce: PageRender['nonce'],
+    theme: PageRender['theme'],
+  ): PageRender {
+    const { router, clientLayouts } = view.definition
+    return {
+      manifest,
+      page,
+      location,
+      nonce,
+      development,
+      theme,
+      layouts: { router, modules: clientLayouts },
+      ...(opts.monitoring ? { monitoring: opts.monitoring } : {}),
+    }
   }
 
   /** A render that failed: reported with its digest; the 500 page (with the overlay in development) goes out. */
@@ -106,9 +124,11 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
   }
 
   function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
-    reply.header('cache-control', STATIC_CACHE_CONTROL)
-    if (isNotModified(request, reply, page.etag)) return reply.code(304).send()
-    return reply.code(200).type('text/html; charset=utf-8').send(withNonce(page.template, reply.cspNonce.script))
+    const theme = themeOf(request)
+    // The theme cookie picks the document's colours: a shared cache must key on it.
+    reply.header('cache-control', STATIC_CACHE_CONTROL).header('vary', 'Cookie')
+    if (isNotModified(request, reply, themedEtag(page.etag, theme))) return reply.code(304).send()
+    return reply.code(200).type('text/html; charset=utf-8').send(documentFor(page.template, theme, reply.cspNonce.script))
   }
 
   function sendStaticData(request: FastifyRequest, reply: FastifyReply, data: StaticData) {
@@ -119,12 +139,13 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
 
   async function sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
     const page = await readyPage(view, payload)
-    const render = pageRender(view, page, location, reply.cspNonce)
+    const render = pageRender(view, page, location, reply.cspNonce, themeOf(reply.request))
     const cacheable = mayCache(payload)
     const streamed = isStreamed(view, payload)
     // A static route's page is rendered once, with a placeholder for the nonce, and kept.
     if (cacheable && !streamed) {
-      const result = view.renderer.renderWhole(pageRender(view, page, location, { script: NONCE_PLACEHOLDER, style: NONCE_PLACEHOLDER }))
+      const placeholders = { script: NONCE_PLACEHOLDER, style: NONCE_PLACEHOLDER }
+      const result = view.renderer.renderWhole(pageRender(view, page, location, placeholders, undefined))
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
       const cached: StaticPage = { template: result.body, etag: etagFor('html', payload) }
       staticPages.set(location.key, cached)
@@ -152,8 +173,8 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(result.body)
   }
 
-  function resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation) {
-    return resolvePage({ definition: view.definition, buildId, development }, request, location)
+  function resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation, options?: ResolveOptions) {
+    return resolvePage({ definition: view.definition, buildId, development }, request, location, options)
   }
 
   return {
@@ -182,7 +203,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
       const cached = staticData.get(location.key)
       if (cached) return sendStaticData(request, reply, cached)
-      const resolution = await resolve(request, opts.view(), location)
+      const resolution = await resolve(request, opts.view(), location, { held: heldLayouts(request) })
       resolution.response?.applyTo(reply)
       if (resolution.kind === 'redirect') {
         // A fetch would follow a real 3xx on its own; the client must see the target
@@ -195,4 +216,23 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       return reply.header('cache-control', NO_STORE).code(payload.status).send(payload)
     },
   }
+}
+
+/** At most this many layout ids are read from the header: a page sits in a few layouts, not hundreds. */
+const MAX_HELD_LAYOUTS = 16
+
+/**
+ * The layouts the browser says it holds fresh. Only a hint: an id that is not a layout
+ * of the page is ignored, and a malformed or repeated header means none.
+ */
+function heldLayouts(request: FastifyRequest): ReadonlySet<string> | undefined {
+  const header = request.headers[LAYOUTS_HELD_HEADER]
+  if (typeof header !== 'string' || header.length > 1024) return undefined
+  const ids = header.split(',', MAX_HELD_LAYOUTS).map((id) => id.trim()).filter((id) => id !== '')
+  return ids.length > 0 ? new Set(ids) : undefined
+}
+
+/** The colour theme the visitor chose (its cookie), for `<html data-theme>`. */
+function themeOf(request: FastifyRequest): 'light' | 'dark' | undefined {
+  return documentTheme(request.cookies[THEME_COOKIE])
 }

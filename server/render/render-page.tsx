@@ -15,7 +15,7 @@ import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/app/app-root.js'
 import { singlePageSource, type ReadyPage } from '../../client/app/page-source.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
-import type { RootLayout } from '../../client/page-module.js'
+import type { LayoutSet } from '../../client/app/screen.js'
 import type { CanonicalLocation } from '../../shared/location.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
 import { digestOf } from '../../shared/digest.js'
@@ -30,8 +30,10 @@ export interface PageRender {
   /** This response's CSP nonces; `style` is used in development only (Vite's `<style>` tags). */
   readonly nonce: { readonly script: string; readonly style: string }
   readonly development: boolean
-  /** The product's root layout around the page. */
-  readonly layout?: RootLayout | undefined
+  /** The application's layouts around the page. */
+  readonly layouts: LayoutSet
+  /** The visitor's chosen colour theme (its cookie), written on `<html>`; none: the system's. */
+  readonly theme?: 'light' | 'dark' | undefined
   /** What the browser's error reporting needs; absent when monitoring is off. */
   readonly monitoring?: BrowserMonitoringConfig
 }
@@ -51,8 +53,8 @@ export interface StreamOptions {
   readonly onRecoverableError: (error: unknown, digest: string) => void
 }
 
-function appElement({ page, location, layout }: PageRender) {
-  return <AppRoot source={singlePageSource(location.key, page)} layout={layout} ssrPath={location.pathname} ssrSearch={location.search} />
+function appElement({ page, location, layouts }: PageRender) {
+  return <AppRoot source={singlePageSource(location.key, page)} layouts={layouts} ssrPath={location.pathname} ssrSearch={location.search} />
 }
 
 /** The whole document as one string. */

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../shared/errors.js'
-import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
+import type { DevError, ErrorPayload, LayoutData, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
@@ -45,7 +45,38 @@ export interface ResolveContext {
   readonly development: boolean
 }
 
-export async function resolvePage(resolveContext: ResolveContext, request: FastifyRequest, location: CanonicalLocation): Promise<Resolution> {
+/** What one page-data request asks besides its location. */
+export interface ResolveOptions {
+  /**
+   * Layouts whose data the browser holds fresh (LAYOUTS_HELD_HEADER): their loaders
+   * are skipped and their data left out. Honoured for dynamic pages only: a static
+   * page's answer is shared, so it is always whole.
+   */
+  readonly held?: ReadonlySet<string>
+}
+
+type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown }
+
+/**
+ * Runs a loader; what it throws (at once or later) is a result like its data. Called
+ * right away, not in a later microtask, so a failure's stack shows the request path
+ * that ran it (page HTML or page data).
+ */
+function settle(run: () => unknown): Promise<Settled> {
+  const failed = (error: unknown): Settled => ({ ok: false, error })
+  try {
+    return Promise.resolve(run()).then((value): Settled => ({ ok: true, value }), failed)
+  } catch (error) {
+    return Promise.resolve(failed(error))
+  }
+}
+
+export async function resolvePage(
+  resolveContext: ResolveContext,
+  request: FastifyRequest,
+  location: CanonicalLocation,
+  options: ResolveOptions = {},
+): Promise<Resolution> {
   const { definition, buildId } = resolveContext
   const { pathname, search } = location
   // One URL per page: `/about/`, `//about` and `/x/../about` answer with a permanent
@@ -53,46 +84,94 @@ export async function resolvePage(resolveContext: ResolveContext, request: Fasti
   // segment, so the redirect cannot leave the site (`//host`, `/\host`).
   const tidy = tidyPathname(pathname)
   if (tidy !== pathname) return { kind: 'redirect', status: 308, location: sameSiteLocation(tidy + (search ? `?${search}` : '')) }
-  const match = definition.router.match(pathname)
-  if (!match) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } }
+  const { router } = definition
+  const match = router.match(pathname)
+  const chain = router.layoutsOf(match?.id)
+  const routeId = match?.id
 
-  const page = definition.serverPages[match.id]!
-  // A static page's answer is shared: its loader gets neither cookies nor the answer.
-  const response = match.route.mode === 'static' ? undefined : collectResponse(request)
-  const context = { params: match.params as never, searchParams: new URLSearchParams(search), request }
+  // A static page's answer is shared: its loaders get neither cookies nor the answer.
+  const perRequest = match ? match.route.mode === 'dynamic' : chain.some((layout) => layout.mode === 'dynamic')
+  const response = perRequest ? collectResponse(request) : undefined
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
-  try {
-    const data = await page.loader(
-      // The route's type decides what its loader may use; here, any route is served.
-      (response ? { ...context, cookies: response.cookies, response: response.control, session: response.session } : context) as never,
-    )
-    const payload: PagePayload = {
-      kind: 'page',
-      status: 200,
-      buildId,
-      routeId: match.id,
-      mode: match.route.mode,
-      params: match.params,
-      data,
+  const searchParams = new URLSearchParams(search)
+  const requestContext = response
+    ? { searchParams, request, cookies: response.cookies, response: response.control, session: response.session }
+    : { searchParams, request }
+  const held = match?.route.mode === 'dynamic' ? options.held : undefined
+
+  // Every loader at once (layouts and page): the slowest decides how long it takes, not their sum.
+  const layoutJobs = chain.map((layout) => {
+    const loader = definition.serverLayouts[layout.id]?.loader
+    if (!loader || held?.has(layout.id)) return undefined
+    return settle(() => loader((layout.mode === 'dynamic' ? requestContext : { searchParams, request }) as never))
+  })
+  const pageJob = match
+    ? settle(() =>
+        // The route's type decides what its loader may use; here, any route is served.
+        definition.serverPages[match.id]!.loader({ ...requestContext, params: match.params } as never),
+      )
+    : undefined
+  const layoutResults = await Promise.all(layoutJobs)
+  const pageResult = await pageJob
+
+  const layouts: Record<string, unknown> = {}
+  for (const [i, layout] of chain.entries()) {
+    const result = layoutResults[i]
+    if (!result) continue
+    if (!result.ok) {
+      const placement = { ...(routeId !== undefined ? { routeId } : {}), failedLayout: layout.id, ...withLayouts(layouts) }
+      return withResponse(failure(result.error, resolveContext, request, { ...(routeId !== undefined ? { routeId } : {}), layoutId: layout.id }, placement))
     }
-    return withResponse({ kind: 'screen', payload })
-  } catch (error) {
-    if (isRedirect(error)) return withResponse({ kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) })
-    if (isNotFound(error)) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId } })
-    return withResponse({ kind: 'screen', payload: errorPayload(error, resolveContext, request, match.id) })
+    layouts[layout.id] = result.value
   }
+  if (!match || !pageResult) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...withLayouts(layouts) } })
+  if (!pageResult.ok) return withResponse(failure(pageResult.error, resolveContext, request, { routeId: match.id }, { routeId: match.id, ...withLayouts(layouts) }))
+  const payload: PagePayload = {
+    kind: 'page',
+    status: 200,
+    buildId,
+    routeId: match.id,
+    mode: match.route.mode,
+    params: match.params,
+    data: pageResult.value,
+    ...withLayouts(layouts),
+  }
+  return withResponse({ kind: 'screen', payload })
+}
+
+/** `{ layouts }` when any layout data was loaded; nothing otherwise (most payloads of an app without layout data). */
+function withLayouts(layouts: Record<string, unknown>): { layouts?: LayoutData } {
+  for (const _ in layouts) return { layouts }
+  return {}
+}
+
+/** Where a failure is shown: inside which layouts, with whose boundaries. */
+type Placement = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts'>
+
+/** A loader's thrown value as the outcome of the page: a redirect, the not-found screen or the error screen. */
+/** Which loader failed, for the log line and the report. */
+interface FailureSource {
+  readonly routeId?: string
+  readonly layoutId?: string
+}
+
+function failure(error: unknown, context: ResolveContext, request: FastifyRequest, source: FailureSource, placement: Placement): Resolution {
+  const { buildId } = context
+  if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) }
+  if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...placement } }
+  return { kind: 'screen', payload: { ...errorPayload(error, context, request, source), ...placement } }
 }
 
 /** A loader's failure as the user may see it; unexpected ones are logged with their digest. */
-function errorPayload(error: unknown, context: ResolveContext, request: FastifyRequest, routeId: string): ErrorPayload {
+function errorPayload(error: unknown, context: ResolveContext, request: FastifyRequest, source: FailureSource): ErrorPayload {
   const { buildId } = context
   if (isHttpError(error) && error.status < 500) {
-    request.log.info({ routeId, status: error.status, err: error }, 'loader refused the request')
+    request.log.info({ ...source, status: error.status, err: error }, 'loader refused the request')
     return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
   }
   const status = isHttpError(error) ? error.status : 500
   const digest = digestOf(error)
-  reportServerError(request, error, 'loader failed', { digest, routeId })
+  reportServerError(request, error, 'loader failed', { digest, ...source })
   return { kind: 'error', status, digest, buildId, ...(context.development ? { devError: devErrorOf(error) } : {}) }
 }
 

@@ -2,11 +2,13 @@
  * Static routes rendered once, served from memory (docs/architecture.md, "Routes", "Page delivery"): their data does not
  * depend on the request, so the first answer for a URL serves every later request for
  * it until the process (the build) ends: the document, kept with a placeholder where
- * the CSP nonce goes (each response gets its own fresh nonce), and the page data,
+ * the CSP nonce goes (each response gets its own fresh nonce) and without the theme
+ * (each response gets the visitor's, on `<html>`), and the page data,
  * kept serialized. Bounded: query strings make URLs unbounded, so the least recently
  * used entry goes first.
  */
 import { randomBytes } from 'node:crypto'
+import { DOCUMENT_START, themeAttribute } from './document.js'
 
 /** Stands for the nonce in a cached document; random per process, so no page can contain it by chance. */
 export const NONCE_PLACEHOLDER = `nonce-placeholder-${randomBytes(12).toString('hex')}`
@@ -49,7 +51,16 @@ export class StaticCache<Entry> {
   }
 }
 
-/** The document for one response: the cached template with this response's nonce. */
-export function withNonce(template: string, nonce: string): string {
-  return template.replaceAll(NONCE_PLACEHOLDER, nonce)
+/**
+ * The document for one response: the cached template (rendered without a theme) with
+ * the visitor's theme on `<html>` and this response's nonce.
+ */
+export function documentFor(template: string, theme: 'light' | 'dark' | undefined, nonce: string): string {
+  const themed = theme ? DOCUMENT_START + themeAttribute(theme) + template.slice(DOCUMENT_START.length) : template
+  return themed.replaceAll(NONCE_PLACEHOLDER, nonce)
+}
+
+/** A cached page's ETag for one theme: each theme's document is a representation of its own. */
+export function themedEtag(etag: string, theme: 'light' | 'dark' | undefined): string {
+  return theme ? `${etag.slice(0, -1)}-${theme}"` : etag
 }

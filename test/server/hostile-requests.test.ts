@@ -15,7 +15,7 @@ import fixtureApiRoutes from '../fixtures/api.js'
 type Headers = Readonly<Record<string, string | string[] | number | undefined>>
 
 /** Headers of a page answer that are not helmet's. */
-const NOT_SECURITY = new Set(['content-type', 'content-length', 'cache-control', 'etag', 'x-request-id', 'date', 'connection', 'keep-alive'])
+const NOT_SECURITY = new Set(['content-type', 'content-length', 'cache-control', 'etag', 'x-request-id', 'date', 'connection', 'keep-alive', 'vary'])
 
 /**
  * The security headers helmet puts on a page answer, read off a real one: a refusal

@@ -1,14 +1,17 @@
 import t from 'tap'
 import { PageModules } from '../../../client/browser/page-modules.js'
 import { PageStore } from '../../../client/browser/page-store.js'
+import { LayoutData } from '../../../client/browser/layout-data.js'
 import type { ScreenPayload } from '../../../shared/page-payload.js'
 import { createRouter } from '../../../shared/route-table.js'
 
 function storeAt(clock: { now: number }) {
+  const router = createRouter({})
   return new PageStore({
     buildId: 'b1',
-    router: createRouter({}),
+    router,
     modules: new PageModules({}),
+    layouts: new LayoutData(router, () => clock.now),
     onUnresolved: () => {},
     now: () => clock.now,
   })

@@ -1,0 +1,19 @@
+import { actionInvalid, actionSuccess } from '../../shared/actions.js'
+import { layouts } from '../../shared/routes.js'
+import { isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from '../../shared/theme.js'
+import { defineServerLayout } from '../page-definition.js'
+
+/**
+ * The root layout's server side: the theme choice, posted from any page (its form is in
+ * the layout) and answered by going back to that page, now in the chosen colours.
+ */
+export default defineServerLayout(layouts.root, {
+  actions: {
+    theme: ({ theme }, { response }) => {
+      if (!isTheme(theme)) return actionInvalid({ theme: 'Choose light, dark or system.' })
+      if (theme === 'system') response.deleteCookie(THEME_COOKIE)
+      else response.setCookie(THEME_COOKIE, theme, { maxAge: THEME_COOKIE_MAX_AGE_S })
+      return actionSuccess()
+    },
+  },
+})
