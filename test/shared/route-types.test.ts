@@ -4,9 +4,10 @@
  * counting this file.)
  */
 import t from 'tap'
-import { definePage } from '../../client/page-module.js'
-import { defineServerPage } from '../../server/page-definition.js'
-import { href, routes } from '../../shared/routes.js'
+import { defineLayout, definePage } from '../../client/page-module.js'
+import { defineServerLayout, defineServerPage, type ServerLayouts } from '../../server/page-definition.js'
+import { layout, route } from '../../shared/route-table.js'
+import { href, layouts, routes, type AppLayouts } from '../../shared/routes.js'
 
 // Never called: these lines exist for the type checker only.
 export function misuses() {
@@ -38,6 +39,33 @@ export function misuses() {
       return { id: 1, title: '', rows: [] }
     },
   })
+  defineServerLayout(layouts.items, {
+    // @ts-expect-error: a layout's loader returns the layout's data type
+    loader: () => ({ lists: [{ id: '1', title: 'One' }] }),
+  })
+  defineServerLayout(layouts.items, {
+    // @ts-expect-error: a layout's data is shared by every page in it: its loader gets no params
+    loader: ({ params }) => ({ lists: [{ id: Number(params.id), title: '' }] }),
+  })
+  defineServerLayout(layouts.items, {
+    // @ts-expect-error: a static layout's loader gets no cookies
+    loader: ({ cookies }) => ({ lists: [{ id: 1, title: String(cookies) }] }),
+  })
+  // @ts-expect-error: the root layout declares a theme action: its handler is required
+  defineServerLayout(layouts.root, {})
+  // @ts-expect-error: the items layout has data: its server side is required
+  const missingItems: ServerLayouts<AppLayouts> = { root: { actions: { theme: () => ({ ok: true }) } } }
+  defineLayout(layouts.items, {
+    // @ts-expect-error: the items layout's data has no "rows"
+    Component: ({ data }) => data.rows,
+  })
+  const rootLayout = layout()({ id: 'root', mode: 'static' })
+  const dynamicLayout = layout()({ id: 'live', mode: 'dynamic', parent: rootLayout })
+  // @ts-expect-error: a static page's answer is shared: it cannot sit in a dynamic layout
+  route()({ pattern: '/p', mode: 'static', layout: dynamicLayout })
+  // @ts-expect-error: nor can a static layout sit in a dynamic one
+  layout()({ id: 'inner', mode: 'static', parent: dynamicLayout })
+  route()({ pattern: '/p', mode: 'dynamic', layout: dynamicLayout }) // compiles
   // @ts-expect-error: /items/:id needs its id
   href('items')
   // @ts-expect-error: there is no route "nope"

@@ -1,0 +1,66 @@
+/**
+ * The theme preference on the server: the root layout's action stores it in a cookie
+ * (from any page, without JavaScript), and every document carries it on `<html>` from
+ * the first byte, static pages served from memory included.
+ */
+import t from 'tap'
+import { createTestApp } from '../helpers/app.js'
+import { setCookies } from '../helpers/cookies.js'
+
+const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
+const htmlTag = (body: string) => /^<!DOCTYPE html>(<html[^>]*>)/.exec(body)?.[1]
+
+t.test('the theme choice', async (t) => {
+  const { app } = await createTestApp(t)
+
+  t.test('the action stores a choice in a cookie and goes back to the page it was posted from', async (t) => {
+    const dark = await app.inject({ method: 'POST', url: '/about', headers: FORM, payload: '_action=theme&theme=dark' })
+    t.equal(dark.statusCode, 303)
+    t.equal(dark.headers.location, '/about')
+    const [cookie] = setCookies(dark)
+    t.match(cookie, /^theme=dark; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/)
+
+    const system = await app.inject({ method: 'POST', url: '/items/3', headers: FORM, payload: '_action=theme&theme=system' })
+    t.equal(system.statusCode, 303)
+    t.equal(system.headers.location, '/items/3')
+    t.match(setCookies(system)[0], /^theme=; Max-Age=0;/, '"system" forgets the choice')
+
+    const notFound = await app.inject({ method: 'POST', url: '/no/such/page', headers: FORM, payload: '_action=theme&theme=light' })
+    t.equal(notFound.statusCode, 303, 'the not-found page is in the root layout: its theme form works there too')
+
+    const json = await app.inject({ method: 'POST', url: '/contact', headers: { ...FORM, accept: 'application/json' }, payload: '_action=theme&theme=light' })
+    t.same(json.json(), { ok: true, redirect: '/contact' })
+
+    const bad = await app.inject({ method: 'POST', url: '/about', headers: { ...FORM, accept: 'application/json' }, payload: '_action=theme&theme=purple' })
+    t.equal(bad.statusCode, 422)
+    t.same(bad.json().fieldErrors, { theme: 'Choose light, dark or system.' })
+    t.same(setCookies(bad), [], 'nothing stored')
+
+    const crossSite = await app.inject({ method: 'POST', url: '/about', headers: { ...FORM, origin: 'https://evil.example' }, payload: '_action=theme&theme=dark' })
+    t.equal(crossSite.statusCode, 403, 'another site cannot change it')
+  })
+
+  t.test('every document carries the theme on <html>, from the first byte', async (t) => {
+    for (const path of ['/about', '/items/7', '/contact', '/', '/nope']) {
+      t.equal(htmlTag((await app.inject(path)).body), '<html lang="en">', `${path}: no choice, the system's theme`)
+      const dark = await app.inject({ url: path, headers: { cookie: 'theme=dark' } })
+      t.equal(htmlTag(dark.body), '<html lang="en" data-theme="dark">', `${path}: dark`)
+      t.equal(htmlTag((await app.inject({ url: path, headers: { cookie: 'theme=light' } })).body), '<html lang="en" data-theme="light">')
+      t.equal(htmlTag((await app.inject({ url: path, headers: { cookie: 'theme="><script>' } })).body), '<html lang="en">', `${path}: anything else is ignored`)
+    }
+  })
+
+  t.test('a static page kept in memory: one ETag per theme, and Vary: Cookie', async (t) => {
+    const plain = await app.inject('/about')
+    const dark = await app.inject({ url: '/about', headers: { cookie: 'theme=dark' } })
+    t.equal(plain.headers.vary, 'Cookie')
+    t.equal(dark.headers.vary, 'Cookie')
+    t.not(dark.headers.etag, plain.headers.etag, 'a cache never answers one theme with the other')
+    const revalidated = await app.inject({ url: '/about', headers: { cookie: 'theme=dark', 'if-none-match': String(dark.headers.etag) } })
+    t.equal(revalidated.statusCode, 304)
+    const switched = await app.inject({ url: '/about', headers: { cookie: 'theme=light', 'if-none-match': String(dark.headers.etag) } })
+    t.equal(switched.statusCode, 200, 'after a switch the document comes again')
+    t.equal(htmlTag(switched.body), '<html lang="en" data-theme="light">')
+    t.match(dark.body, /<script type="module" src="[^"]+" nonce="([^"]+)">/, 'the cached document still gets its nonce')
+  })
+})
