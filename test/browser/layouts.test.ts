@@ -1,0 +1,195 @@
+// test-needs: chromium
+/**
+ * Layouts in Chromium: a layout stays mounted (its state survives) between two pages
+ * in it and its data is reused, in one request per navigation; failures and render
+ * errors show inside the nearest layout, which keeps working; the theme choice applies
+ * at once, without JavaScript too, and both themes meet WCAG AA.
+ */
+import t from 'tap'
+import { listenTestApp } from '../helpers/app.js'
+import { openPage, waitForHydration } from '../helpers/browser.js'
+import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
+
+t.test('the items layout of the production app', async (t) => {
+  const { origin } = await listenTestApp(t)
+
+  t.test('text typed in the filter survives /items/1 -> /items/2; the sidebar data is not fetched again', async (t) => {
+    const { page, dataRequests, documentRequests } = await openPage(t)
+    const held: Array<string | undefined> = []
+    const answers: Array<Promise<unknown>> = []
+    page.on('request', (request) => {
+      if (request.url() === `${origin}/_data/items/2`) held.push(request.headers()[LAYOUTS_HELD_HEADER])
+    })
+    page.on('response', (response) => {
+      if (response.url() === `${origin}/_data/items/2`) answers.push(response.json())
+    })
+    await page.goto(`${origin}/items/1`)
+    await waitForHydration(page)
+    const sidebar = page.getByRole('complementary', { name: 'Item lists' })
+    t.equal(await sidebar.getByRole('link').count(), 10, 'item lists 1 to 10')
+    t.equal(await sidebar.locator('a[aria-current="page"]').textContent(), 'Item list 1', 'the current list is marked')
+    await sidebar.getByRole('searchbox', { name: 'Filter lists' }).fill('list 2')
+    t.equal(await sidebar.getByRole('link').count(), 1, 'the filter filters')
+    await sidebar.getByRole('link', { name: 'Item list 2' }).click()
+    await page.locator('main h1', { hasText: 'Item list 2' }).waitFor()
+    t.equal(await sidebar.getByRole('searchbox', { name: 'Filter lists' }).inputValue(), 'list 2', 'the layout was not remounted')
+    t.equal(await sidebar.locator('a[aria-current="page"]').textContent(), 'Item list 2')
+    t.same(documentRequests, [`${origin}/items/1`])
+    t.equal(dataRequests.filter((url) => url.startsWith(`${origin}/_data/items/2`)).length, 1, 'one request for the navigation')
+    t.same(held, ['items'], 'it named the layout data the browser holds')
+    const answer = (await answers[0]) as { layouts?: unknown; data: { title: string } }
+    t.equal(answer.layouts, undefined, 'and the answer left it out')
+    t.equal(answer.data.title, 'Item list 2')
+  })
+})
+
+t.test('layout boundaries in the fixture application', async (t) => {
+  const { origin } = await listenTestApp(t, 'fixture')
+
+  t.test("a dynamic layout's state and data survive navigation inside it", async (t) => {
+    const { page, dataRequests } = await openPage(t)
+    await page.goto(`${origin}/shelf/one`)
+    await waitForHydration(page)
+    const loads = await page.locator('.shelf-loads').textContent()
+    await page.getByRole('textbox', { name: 'Shelf note' }).fill('remember me')
+    await page.getByRole('link', { name: 'Shelf two' }).click()
+    await page.locator('h1', { hasText: 'Shelf item two' }).waitFor()
+    t.equal(await page.getByRole('textbox', { name: 'Shelf note' }).inputValue(), 'remember me')
+    t.equal(await page.locator('.shelf-loads').textContent(), loads, "the layout's data was reused")
+    t.same(
+      dataRequests.filter((url) => url.includes('/shelf/two')),
+      [`${origin}/_data/shelf/two`],
+      'one data request',
+    )
+    // Out of the layout and back: it is mounted again (its state is gone), its data still fresh.
+    await page.getByRole('link', { name: 'Off the shelf' }).click()
+    await page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.equal(await page.locator('.shelf').count(), 0)
+    await page.goBack()
+    await page.locator('h1', { hasText: 'Shelf item two' }).waitFor()
+    t.equal(await page.locator('.shelf-loads').textContent(), loads)
+  })
+
+  t.test("a page's loader failure, reached by a link, shows inside the layout, which keeps working", async (t) => {
+    const { page, failedResources } = await openPage(t)
+    await page.goto(`${origin}/shelf/one`)
+    await waitForHydration(page)
+    await page.getByRole('link', { name: 'Shelf broken' }).click()
+    await page.locator('h1', { hasText: 'The shelf could not show this.' }).waitFor()
+    t.match(await page.locator('.shelf-error p').textContent(), /^Status 500, digest [0-9a-z]+$/)
+    t.equal(await page.getByRole('textbox', { name: 'Shelf note' }).count(), 1, 'the shelf is still there')
+    t.equal(await page.title(), 'Application error')
+    await page.getByRole('link', { name: 'Shelf missing' }).click()
+    await page.locator('h1', { hasText: 'Nothing on the shelf here.' }).waitFor()
+    await page.getByRole('link', { name: 'Shelf special' }).click()
+    await page.locator('h1.special-error', { hasText: 'Special failure 503' }).waitFor()
+    await page.getByRole('link', { name: 'Shelf one' }).click()
+    await page.locator('h1', { hasText: 'Shelf item one' }).waitFor()
+    t.ok(failedResources.length >= 1, 'the failing page data showed its status in the console')
+  })
+
+  t.test('a render error in the browser is caught by the nearest boundary: the layout and the header keep working', async (t) => {
+    const { page } = await openPage(t, {}, [/Shelf item rendering failed in the browser/])
+    await page.goto(`${origin}/shelf/crash`)
+    await waitForHydration(page)
+    await page.getByRole('textbox', { name: 'Shelf note' }).fill('still here')
+    await page.getByRole('button', { name: 'Break the shelf item' }).click()
+    await page.getByText('It broke in the browser.').waitFor()
+    t.equal(await page.getByRole('textbox', { name: 'Shelf note' }).inputValue(), 'still here', 'the layout kept its state')
+    await page.getByRole('link', { name: 'Shelf one' }).click()
+    await page.locator('h1', { hasText: 'Shelf item one' }).waitFor()
+    t.equal(await page.getByText('It broke in the browser.').count(), 0, 'moving on renders the next page')
+    await page.getByRole('link', { name: 'Fixture header link' }).click()
+    await page.locator('h1', { hasText: 'Target' }).waitFor()
+  })
+
+  t.test("a layout's failure shows inside its parent", async (t) => {
+    const { page } = await openPage(t)
+    const response = await page.goto(`${origin}/shelf/one?shelf=fail`)
+    t.equal(response?.status(), 500)
+    await waitForHydration(page)
+    await page.getByText('Application error: a server-side exception has occurred').waitFor()
+    t.equal(await page.locator('.shelf').count(), 0)
+    await page.getByRole('link', { name: 'Fixture header link' }).click()
+    await page.locator('h1', { hasText: 'Target' }).waitFor()
+  })
+})
+
+/** WCAG's contrast ratio of two computed `rgb()` colours. */
+const CONTRAST = `(() => {
+  const luminance = (css) => {
+    const [r, g, b] = css.match(/[0-9.]+/g).slice(0, 3).map((v) => {
+      const c = Number(v) / 255
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4
+    })
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+  }
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x)
+    return (hi + 0.05) / (lo + 0.05)
+  }
+  const background = getComputedStyle(document.body).backgroundColor
+  const probe = (className, tag = 'span') => {
+    const element = document.createElement(tag)
+    element.className = className
+    element.textContent = 'x'
+    if (tag === 'a') element.href = '/'
+    document.body.append(element)
+    const color = getComputedStyle(element).color
+    element.remove()
+    return color
+  }
+  return {
+    background,
+    text: ratio(getComputedStyle(document.body).color, background),
+    link: ratio(probe('', 'a'), background),
+    error: ratio(probe('field-error'), background),
+    footer: ratio(getComputedStyle(document.querySelector('.site-footer p')).color, background),
+  }
+})()`
+
+interface Contrast {
+  readonly background: string
+  readonly text: number
+  readonly link: number
+  readonly error: number
+  readonly footer: number
+}
+
+t.test('the theme choice in Chromium', async (t) => {
+  const { origin } = await listenTestApp(t)
+
+  t.test('with JavaScript: applied at once, stored, and sent with the next document', async (t) => {
+    const { page, documentRequests } = await openPage(t)
+    await page.goto(`${origin}/about`)
+    await waitForHydration(page)
+    const theme = page.getByRole('form', { name: 'Colour theme' })
+    t.equal(await theme.getByRole('button', { name: 'System' }).getAttribute('aria-pressed'), 'true')
+    await theme.getByRole('button', { name: 'Dark' }).click()
+    await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' })
+    t.equal(await theme.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed'), 'true')
+    await page.waitForFunction(() => document.cookie === '' && performance.getEntriesByType('resource').some((e) => e.name.endsWith('/about') && (e as PerformanceResourceTiming).initiatorType === 'fetch'))
+    const [cookie] = await page.context().cookies()
+    t.match(cookie, { name: 'theme', value: 'dark', httpOnly: true, sameSite: 'Lax' })
+    t.same(documentRequests, [`${origin}/about`], 'no page load')
+    const reload = await page.reload()
+    t.match(await reload!.text(), /^<!DOCTYPE html><html lang="en" data-theme="dark">/, 'the first byte has it')
+    await waitForHydration(page)
+    const dark = await page.evaluate<Contrast>(CONTRAST)
+    t.equal(dark.background, 'rgb(22, 24, 29)', 'dark colours')
+    for (const name of ['text', 'link', 'error', 'footer'] as const) t.ok(dark[name] >= 4.5, `dark: ${name} ${dark[name].toFixed(2)}:1 meets AA`)
+  })
+
+  t.test('without JavaScript: the form posts, the page comes back in the chosen colours', async (t) => {
+    const { page } = await openPage(t, { javaScriptEnabled: false, colorScheme: 'dark' })
+    await page.goto(`${origin}/items/3`)
+    const systemDark = await page.evaluate<Contrast>(CONTRAST)
+    t.equal(systemDark.background, 'rgb(22, 24, 29)', "no choice: the system's (dark) colours")
+    await page.getByRole('form', { name: 'Colour theme' }).getByRole('button', { name: 'Light' }).click()
+    await page.locator('html[data-theme="light"]').waitFor({ state: 'attached' })
+    t.equal(page.url(), `${origin}/items/3`, 'back on the same page')
+    const light = await page.evaluate<Contrast>(CONTRAST)
+    t.equal(light.background, 'rgb(255, 255, 255)', 'light, whatever the system says')
+    for (const name of ['text', 'link', 'error', 'footer'] as const) t.ok(light[name] >= 4.5, `light: ${name} ${light[name].toFixed(2)}:1 meets AA`)
+  })
+})

@@ -1,0 +1,56 @@
+import t from 'tap'
+import { LayoutData } from '../../../client/browser/layout-data.js'
+import type { PagePayload } from '../../../shared/page-payload.js'
+import { createRouter, layout } from '../../../shared/route-table.js'
+
+const root = layout()({ id: 'root', mode: 'static' })
+const shelf = layout<{ n: number }>()({ id: 'shelf', mode: 'dynamic', parent: root })
+const catalog = layout<{ n: number }>()({ id: 'catalog', mode: 'static', parent: root })
+const router = createRouter(
+  {
+    onShelf: { pattern: '/shelf', mode: 'dynamic', layout: shelf },
+    inCatalog: { pattern: '/catalog', mode: 'static', layout: catalog },
+  },
+  { root, shelf, catalog },
+)
+
+const page = (routeId: string, layouts?: Record<string, unknown>): PagePayload => ({
+  kind: 'page',
+  status: 200,
+  buildId: 'b',
+  routeId,
+  mode: 'dynamic',
+  params: {},
+  data: null,
+  ...(layouts ? { layouts } : {}),
+})
+
+t.test("layout data is held for its layout's lifetime: 30 s dynamic, 300 s static", async (t) => {
+  const clock = { now: 0 }
+  const data = new LayoutData(router, () => clock.now)
+  data.complete(page('onShelf', { shelf: { n: 1 } }), new Map(), 0)
+  data.complete(page('inCatalog', { catalog: { n: 2 } }), new Map(), 0)
+  t.same([...data.heldFor('onShelf')], [['shelf', { n: 1 }]])
+  t.same([...data.heldFor('inCatalog')], [['catalog', { n: 2 }]], "only the route's own layouts")
+  clock.now = 29_999
+  t.equal(data.heldFor('onShelf').size, 1)
+  clock.now = 30_000
+  t.equal(data.heldFor('onShelf').size, 0, 'a dynamic layout is stale after 30 s')
+  t.equal(data.heldFor('inCatalog').size, 1)
+  clock.now = 300_000
+  t.equal(data.heldFor('inCatalog').size, 0, 'a static one after 300 s')
+})
+
+t.test('an answer that left held data out gets it back; one that brought data replaces it', async (t) => {
+  const data = new LayoutData(router, () => 0)
+  const held = new Map([['shelf', { n: 1 }]])
+  const completed = data.complete(page('onShelf'), held, 0)
+  t.same(completed.layouts, { shelf: { n: 1 } })
+  const fresher = data.complete(page('onShelf', { shelf: { n: 2 } }), held, 0)
+  t.same(fresher.layouts, { shelf: { n: 2 } }, 'what the server sent wins')
+  t.same([...data.heldFor('onShelf')], [['shelf', { n: 2 }]])
+  data.complete(page('onShelf', { nonsense: 1 }), new Map(), 0)
+  t.same(data.heldFor('onShelf').has('nonsense'), false, 'ids that are not layouts are not kept')
+  data.clear()
+  t.equal(data.heldFor('onShelf').size, 0, 'an action empties it')
+})
