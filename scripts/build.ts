@@ -48,6 +48,8 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     define: { 'process.env.NODE_ENV': '"production"' },
+    // wouter's hook shim for React before 18: React 19 has the hook (client/vendor/).
+    alias: { 'use-sync-external-store/shim/index.js': './client/vendor/use-sync-external-store-shim.ts' },
     metafile: true,
     logLevel: 'warning',
   })

@@ -16,6 +16,7 @@ import { ErrorCode } from '../shared/errors.js'
 import { splitTarget } from '../shared/location.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import type { AnyAppDefinition } from './page-definition.js'
+import { checkLayoutRules } from '../shared/layout-rules.js'
 import { appDefinition } from './pages/index.js'
 import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
@@ -208,8 +209,11 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
   }
   const { dsn } = config.monitoring
+  const definition = options.definition ?? appDefinition
+  // A layout table that breaks a rule stops the start, naming the culprit.
+  checkLayoutRules(definition.router.routes, definition.router.layouts)
   const pages = createPageResponder({
-    view: development?.view ?? constant(appView(options.definition ?? appDefinition)),
+    view: development?.view ?? constant(appView(definition)),
     development: development !== undefined,
     manifest,
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,

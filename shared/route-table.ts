@@ -211,19 +211,22 @@ export interface Router<Table extends RouteTable, Layouts extends LayoutTable = 
 }
 
 /**
- * Compiles a route table and, when the application has layouts, its layout table. A
- * table that breaks the rules the types cannot see (a layout outside the table, two
- * roots, a static page in a dynamic layout, one action name declared twice around a
- * page) throws here, at start-up, with a message naming the culprit.
+ * Compiles a route table and, when the application has layouts, its layout table.
+ * The rules the types cannot see are checked by the server at start-up
+ * (shared/layout-rules.ts), which keeps their messages out of the browser's bundle.
  */
 export function createRouter<const Table extends RouteTable, const Layouts extends LayoutTable = {}>(
   routes: Table,
   layouts: Layouts = {} as Layouts,
 ): Router<Table, Layouts> {
   const compiled = Object.entries(routes).map(([id, route]) => compile(id, route))
-  const root = checkLayouts(layouts)
+  const root = Object.values(layouts).find((layout) => !layout.parent)
   const chains = new Map<string, readonly AnyLayout[]>()
-  for (const [id, route] of Object.entries(routes)) chains.set(id, checkRouteChain(id, route, layouts, root))
+  for (const [id, route] of Object.entries(routes)) {
+    const chain: AnyLayout[] = []
+    for (let layout = route.layout ?? root; layout; layout = layout.parent) chain.unshift(layout)
+    chains.set(id, chain)
+  }
   const rootChain: readonly AnyLayout[] = root ? [root] : []
   const layoutsOf = (routeId: string | undefined) => (routeId !== undefined ? chains.get(routeId) : undefined) ?? rootChain
 
@@ -274,47 +277,4 @@ export function createRouter<const Table extends RouteTable, const Layouts exten
   }
 
   return { routes, layouts, layoutsOf, actionOwner, allowedMethods, match, href: href as Router<Table>['href'] }
-}
-
-/** Checks the layout table; returns its root (undefined for an application without layouts). */
-function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
-  const all = Object.entries(layouts)
-  if (all.length === 0) return undefined
-  for (const [key, layout] of all) {
-    if (layout.id !== key) throw new Error(`Layout "${key}": its id is "${layout.id}"; a layout's id must be its key in the layout table`)
-    if (layout.parent && layouts[layout.parent.id] !== layout.parent) {
-      throw new Error(`Layout "${key}": its parent "${layout.parent.id}" is not in the layout table`)
-    }
-    if (layout.mode === 'static' && layout.parent?.mode === 'dynamic') {
-      throw new Error(`Layout "${key}" is static but its parent "${layout.parent.id}" is dynamic: a static layout's answer is shared`)
-    }
-  }
-  const roots = all.filter(([, layout]) => !layout.parent).map(([key]) => key)
-  if (roots.length !== 1) throw new Error(`The layout table needs exactly one root layout (one without a parent); it has ${roots.length}: ${roots.join(', ') || 'none'}`)
-  return layouts[roots[0]!]
-}
-
-/** The layouts around a route, the root first, checked against the route's mode and actions. */
-function checkRouteChain(id: string, route: AnyRoute, layouts: LayoutTable, root: AnyLayout | undefined): readonly AnyLayout[] {
-  if (!root) {
-    if (route.layout) throw new Error(`Route "${id}" names layout "${route.layout.id}", but the application has no layout table`)
-    return []
-  }
-  const chain: AnyLayout[] = []
-  for (let layout: AnyLayout | undefined = route.layout ?? root; layout; layout = layout.parent) {
-    if (layouts[layout.id] !== layout) throw new Error(`Route "${id}": its layout "${layout.id}" is not in the layout table`)
-    if (route.mode === 'static' && layout.mode === 'dynamic') {
-      throw new Error(`Route "${id}" is static but sits in the dynamic layout "${layout.id}": a static page's answer is shared`)
-    }
-    chain.unshift(layout)
-  }
-  const seen = new Map<string, string>(Object.keys(route.actions ?? {}).map((name) => [name, `route "${id}"`]))
-  for (const layout of chain) {
-    for (const name of Object.keys(layout.actions ?? {})) {
-      const other = seen.get(name)
-      if (other) throw new Error(`Action "${name}" is declared by both ${other} and layout "${layout.id}" around route "${id}"`)
-      seen.set(name, `layout "${layout.id}"`)
-    }
-  }
-  return chain
 }

@@ -2,16 +2,26 @@
  * The light / dark / system choice: a form posting the root layout's `theme` action.
  * Without JavaScript the server stores the cookie and answers with the page again, in
  * the chosen colours. With JavaScript the colours change at once (on `<html
- * data-theme>`, the attribute the server writes) while the same post stores the choice.
+ * data-theme>`, the attribute the server writes) and the same post, sent by fetch,
+ * stores the choice; if it cannot be stored, the colours go back.
+ *
+ * A plain form rather than `<Form>`: the choice has no field errors to show and no page
+ * data to reload, and the root layout is in every page's first load, where every
+ * kilobyte counts.
  *
  * The server's HTML cannot say which button is pressed on a static page (that page is
  * shared by everyone), so the stylesheet marks the current one from `<html data-theme>`,
  * and `aria-pressed` is set once the page is interactive.
  */
 import { useSyncExternalStore, type FormEvent } from 'react'
-import { layouts } from '../../shared/routes.js'
+import { ACTION_FIELD } from '../../shared/actions.js'
+import type { ActionFields, ActionName } from '../../shared/route-table.js'
+import type { layouts } from '../../shared/routes.js'
 import { documentTheme, isTheme, THEMES, type Theme } from '../../shared/theme.js'
-import { Form } from '../app/form.js'
+
+/** The action and its field, checked against the layout table. */
+const ACTION: ActionName<typeof layouts.root> = 'theme'
+const FIELD: ActionFields<typeof layouts.root, typeof ACTION> = 'theme'
 
 const LABELS: Record<Theme, string> = { light: 'Light', dark: 'Dark', system: 'System' }
 
@@ -33,34 +43,38 @@ function applyTheme(theme: Theme): void {
   for (const listener of listeners) listener()
 }
 
-/** Before the form is sent: the colours the visitor asked for, now. */
-function applyChosenTheme(event: FormEvent<HTMLFormElement>) {
+async function submitTheme(event: FormEvent<HTMLFormElement>) {
   const submitter = (event.nativeEvent as SubmitEvent).submitter
-  const value = submitter instanceof HTMLButtonElement ? submitter.value : undefined
-  if (isTheme(value)) applyTheme(value)
+  const theme = submitter instanceof HTMLButtonElement ? submitter.value : undefined
+  if (!isTheme(theme)) return // not one of ours: let the browser post it
+  event.preventDefault()
+  const before = currentTheme()
+  applyTheme(theme)
+  try {
+    const response = await fetch(window.location.pathname + window.location.search, {
+      method: 'POST',
+      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+      body: new URLSearchParams({ [ACTION_FIELD]: ACTION, [FIELD]: theme }),
+      credentials: 'same-origin',
+    })
+    if (!response.ok) throw new Error(`the theme was not stored (${response.status})`)
+  } catch (error) {
+    applyTheme(before)
+    console.warn(error)
+  }
 }
 
 export function ThemeChoice() {
   const current = useSyncExternalStore(subscribe, currentTheme, () => undefined)
   return (
-    <Form route={layouts.root} action="theme" className="theme-choice" aria-label="Colour theme" onSubmitCapture={applyChosenTheme}>
-      {(form) => (
-        <>
-          <span aria-hidden="true">Theme:</span>
-          {THEMES.map((theme) => (
-            <button
-              key={theme}
-              type="submit"
-              name={form.field('theme').name}
-              value={theme}
-              aria-pressed={current === undefined ? undefined : current === theme}
-            >
-              {LABELS[theme]}
-            </button>
-          ))}
-          {form.error('theme')}
-        </>
-      )}
-    </Form>
+    <form method="post" className="theme-choice" aria-label="Colour theme" onSubmit={submitTheme}>
+      <input type="hidden" name={ACTION_FIELD} value={ACTION} />
+      <span aria-hidden="true">Theme:</span>
+      {THEMES.map((theme) => (
+        <button key={theme} type="submit" name={FIELD} value={theme} aria-pressed={current === undefined ? undefined : current === theme}>
+          {LABELS[theme]}
+        </button>
+      ))}
+    </form>
   )
 }

@@ -8,6 +8,7 @@
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
+import { waitUntil } from '../helpers/wait.js'
 import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 
 t.test('the items layout of the production app', async (t) => {
@@ -161,6 +162,10 @@ t.test('the theme choice in Chromium', async (t) => {
 
   t.test('with JavaScript: applied at once, stored, and sent with the next document', async (t) => {
     const { page, documentRequests } = await openPage(t)
+    const stored: Array<{ status: number }> = []
+    page.on('response', (response) => {
+      if (response.request().method() === 'POST') stored.push({ status: response.status() })
+    })
     await page.goto(`${origin}/about`)
     await waitForHydration(page)
     const theme = page.getByRole('form', { name: 'Colour theme' })
@@ -168,7 +173,9 @@ t.test('the theme choice in Chromium', async (t) => {
     await theme.getByRole('button', { name: 'Dark' }).click()
     await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' })
     t.equal(await theme.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed'), 'true')
-    await page.waitForFunction(() => document.cookie === '' && performance.getEntriesByType('resource').some((e) => e.name.endsWith('/about') && (e as PerformanceResourceTiming).initiatorType === 'fetch'))
+    await waitUntil(() => stored.length === 1, 'the choice was posted')
+    t.equal(stored[0]!.status, 200)
+    t.equal(await page.evaluate(() => document.cookie), '', 'the cookie is not for scripts')
     const [cookie] = await page.context().cookies()
     t.match(cookie, { name: 'theme', value: 'dark', httpOnly: true, sameSite: 'Lax' })
     t.same(documentRequests, [`${origin}/about`], 'no page load')

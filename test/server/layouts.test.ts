@@ -9,7 +9,8 @@ import { createTestApp } from '../helpers/app.js'
 import { shelfLoads } from '../fixtures/app/server.js'
 import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
-import { createRouter, layout, route } from '../../shared/route-table.js'
+import { checkLayoutRules } from '../../shared/layout-rules.js'
+import { createRouter, layout, route, type LayoutTable, type RouteTable } from '../../shared/route-table.js'
 
 const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
 
@@ -107,21 +108,26 @@ t.test('layouts in the fixture application', async (t) => {
   })
 })
 
-t.test('the layout table is checked when the router is created', async (t) => {
+t.test('the layout table is checked when the app is built', async (t) => {
+  const createRouterChecked = (routes: RouteTable, layouts?: LayoutTable) => {
+    if (layouts) checkLayoutRules(routes, layouts)
+    else checkLayoutRules(routes, {})
+    return createRouter(routes, layouts)
+  }
   const root = layout()({ id: 'root', mode: 'static' })
   const live = layout<{ n: number }>()({ id: 'live', mode: 'dynamic', parent: root })
   const page = (layoutDef: typeof root | typeof live, mode: 'static' | 'dynamic' = 'dynamic') =>
     ({ pattern: '/p', mode, layout: layoutDef }) as const
-  t.throws(() => createRouter({ p: page(live, 'static') }, { root, live }), /Route "p" is static but sits in the dynamic layout "live"/)
-  t.throws(() => createRouter({ p: page(live) }, { root }), /Route "p": its layout "live" is not in the layout table/)
-  t.throws(() => createRouter({}, { root, other: layout()({ id: 'other', mode: 'static' }) }), /exactly one root layout[^]*2: root, other/)
-  t.throws(() => createRouter({}, { root, misnamed: live }), /Layout "misnamed": its id is "live"/)
+  t.throws(() => createRouterChecked({ p: page(live, 'static') }, { root, live }), /Route "p" is static but sits in the dynamic layout "live"/)
+  t.throws(() => createRouterChecked({ p: page(live) }, { root }), /Route "p": its layout "live" is not in the layout table/)
+  t.throws(() => createRouterChecked({}, { root, other: layout()({ id: 'other', mode: 'static' }) }), /exactly one root layout[^]*2: root, other/)
+  t.throws(() => createRouterChecked({}, { root, misnamed: live }), /Layout "misnamed": its id is "live"/)
   const acting = layout()({ id: 'acting', mode: 'static', parent: root, actions: { save: [] } })
   t.throws(
-    () => createRouter({ p: route()({ pattern: '/p', mode: 'static', layout: acting, actions: { save: [] } }) }, { root, acting }),
+    () => createRouterChecked({ p: route()({ pattern: '/p', mode: 'static', layout: acting, actions: { save: [] } }) }, { root, acting }),
     /Action "save" is declared by both route "p" and layout "acting"/,
   )
-  t.throws(() => createRouter({ p: page(live) }), /names layout "live", but the application has no layout table/)
+  t.throws(() => createRouterChecked({ p: page(live) }), /names layout "live", but the application has no layout table/)
   const router = createRouter({ p: page(live), q: { pattern: '/q', mode: 'static' } }, { root, live })
   t.same(router.layoutsOf('p').map((l) => l.id), ['root', 'live'])
   t.same(router.layoutsOf('q').map((l) => l.id), ['root'], 'a route without a layout is in the root')
