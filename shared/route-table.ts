@@ -128,9 +128,6 @@ export function route<Data>() {
 /** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */
 export type ModeOf<R> = R extends { readonly mode: infer M extends RenderMode } ? M : RenderMode
 
-function hasActions(owner: { readonly actions?: ActionsDecl | undefined }): boolean {
-  return Object.keys(owner.actions ?? {}).length > 0
-}
 
 /** A successful match: which route, and its decoded, validated params. */
 export interface RouteMatch<Table extends RouteTable = RouteTable> {
@@ -179,15 +176,6 @@ function decodeParam(raw: string): string | undefined {
   }
 }
 
-/** Where an action is declared: on the page's route, or on one of the layouts around it. */
-export interface ActionOwner {
-  readonly kind: 'route' | 'layout'
-  /** The route's or the layout's id. */
-  readonly id: string
-  /** The fields its form posts. */
-  readonly fields: readonly string[]
-}
-
 /** A table compiled once for matching. Route order is match order: first match wins. */
 export interface Router<Table extends RouteTable, Layouts extends LayoutTable = LayoutTable> {
   readonly routes: Table
@@ -197,10 +185,6 @@ export interface Router<Table extends RouteTable, Layouts extends LayoutTable = 
    * the root alone. Empty for an application without layouts.
    */
   layoutsOf(routeId: string | undefined): readonly AnyLayout[]
-  /** The action `name` a form posts to a page, from its route or its layouts; undefined when none declares it. */
-  actionOwner(routeId: string | undefined, name: string): ActionOwner | undefined
-  /** The methods a page answers (its `Allow` header): POST only when it or a layout around it has actions. */
-  allowedMethods(routeId: string | undefined): string
   /** The route a raw pathname (no search, no hash) names, or null for a 404. */
   match(pathname: string): RouteMatch<Table> | null
   /** The URL of a route: `href('items', { id: '7' })` -> `/items/7` (params encoded). */
@@ -229,22 +213,6 @@ export function createRouter<const Table extends RouteTable, const Layouts exten
   }
   const rootChain: readonly AnyLayout[] = root ? [root] : []
   const layoutsOf = (routeId: string | undefined) => (routeId !== undefined ? chains.get(routeId) : undefined) ?? rootChain
-
-  function actionOwner(routeId: string | undefined, name: string): ActionOwner | undefined {
-    const route = routeId !== undefined ? routes[routeId] : undefined
-    const own = route?.actions
-    if (own && Object.hasOwn(own, name)) return { kind: 'route', id: routeId!, fields: own[name]! }
-    for (const layout of layoutsOf(routeId)) {
-      if (layout.actions && Object.hasOwn(layout.actions, name)) return { kind: 'layout', id: layout.id, fields: layout.actions[name]! }
-    }
-    return undefined
-  }
-
-  function allowedMethods(routeId: string | undefined): string {
-    const route = routeId !== undefined ? routes[routeId] : undefined
-    const posts = (route && hasActions(route)) || layoutsOf(routeId).some(hasActions)
-    return posts ? 'GET, HEAD, POST' : 'GET, HEAD'
-  }
 
   function match(pathname: string): RouteMatch<Table> | null {
     for (const candidate of compiled) {
@@ -276,5 +244,5 @@ export function createRouter<const Table extends RouteTable, const Layouts exten
     })
   }
 
-  return { routes, layouts, layoutsOf, actionOwner, allowedMethods, match, href: href as Router<Table>['href'] }
+  return { routes, layouts, layoutsOf, match, href: href as Router<Table>['href'] }
 }

@@ -13,7 +13,7 @@
  * shared by everyone), so the stylesheet marks the current one from `<html data-theme>`,
  * and `aria-pressed` is set once the page is interactive.
  */
-import { useSyncExternalStore, type FormEvent } from 'react'
+import { useEffect, useState, type FormEvent } from 'react'
 import { ACTION_FIELD } from '../../shared/actions.js'
 import type { ActionFields, ActionName } from '../../shared/route-table.js'
 import type { layouts } from '../../shared/routes.js'
@@ -25,49 +25,44 @@ const FIELD: ActionFields<typeof layouts.root, typeof ACTION> = 'theme'
 
 const LABELS: Record<Theme, string> = { light: 'Light', dark: 'Dark', system: 'System' }
 
-const listeners = new Set<() => void>()
-
-function subscribe(onChange: () => void): () => void {
-  listeners.add(onChange)
-  return () => listeners.delete(onChange)
-}
-
-function currentTheme(): Theme {
-  return documentTheme(document.documentElement.dataset.theme) ?? 'system'
-}
-
 function applyTheme(theme: Theme): void {
   const value = documentTheme(theme)
   if (value) document.documentElement.dataset.theme = value
   else delete document.documentElement.dataset.theme
-  for (const listener of listeners) listener()
-}
-
-async function submitTheme(event: FormEvent<HTMLFormElement>) {
-  const submitter = (event.nativeEvent as SubmitEvent).submitter
-  const theme = submitter instanceof HTMLButtonElement ? submitter.value : undefined
-  if (!isTheme(theme)) return // not one of ours: let the browser post it
-  event.preventDefault()
-  const before = currentTheme()
-  applyTheme(theme)
-  try {
-    const response = await fetch(window.location.pathname + window.location.search, {
-      method: 'POST',
-      headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-      body: new URLSearchParams({ [ACTION_FIELD]: ACTION, [FIELD]: theme }),
-      credentials: 'same-origin',
-    })
-    if (!response.ok) throw new Error(`the theme was not stored (${response.status})`)
-  } catch (error) {
-    applyTheme(before)
-    console.warn(error)
-  }
 }
 
 export function ThemeChoice() {
-  const current = useSyncExternalStore(subscribe, currentTheme, () => undefined)
+  // Known only in the browser (see above): none is pressed until then.
+  const [current, setCurrent] = useState<Theme>()
+  useEffect(() => setCurrent(documentTheme(document.documentElement.dataset.theme) ?? 'system'), [])
+
+  async function choose(event: FormEvent<HTMLFormElement>) {
+    const submitter = (event.nativeEvent as SubmitEvent).submitter
+    const theme = submitter instanceof HTMLButtonElement ? submitter.value : undefined
+    if (!isTheme(theme)) return // not one of ours: let the browser post it
+    event.preventDefault()
+    const before = current
+    applyTheme(theme)
+    setCurrent(theme)
+    try {
+      const response = await fetch(window.location.pathname + window.location.search, {
+        method: 'POST',
+        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+        body: new URLSearchParams({ [ACTION_FIELD]: ACTION, [FIELD]: theme }),
+        credentials: 'same-origin',
+      })
+      if (!response.ok) throw new Error(`the theme was not stored (${response.status})`)
+    } catch (error) {
+      if (before) {
+        applyTheme(before)
+        setCurrent(before)
+      }
+      console.warn(error)
+    }
+  }
+
   return (
-    <form method="post" className="theme-choice" aria-label="Colour theme" onSubmit={submitTheme}>
+    <form method="post" className="theme-choice" aria-label="Colour theme" onSubmit={choose}>
       <input type="hidden" name={ACTION_FIELD} value={ACTION} />
       <span aria-hidden="true">Theme:</span>
       {THEMES.map((theme) => (

@@ -22,6 +22,7 @@ import type { PageResponder } from '../render/page-responder.js'
 import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, sameSiteLocation, statusOf } from '../http-errors.js'
 import { ErrorCode } from '../../shared/errors.js'
 import { crossOriginProblem } from '../same-origin.js'
+import { actionOwner, allowedMethods } from '../../shared/route-actions.js'
 import { collectResponse } from '../response-control.js'
 
 /** The largest form body accepted: forms carry text, not uploads. */
@@ -113,7 +114,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       // A page with no route is the not-found page, in the root layout: the root's
       // actions (the theme choice) work there too.
       const match = router.match(location.pathname)
-      const allow = router.allowedMethods(match?.id)
+      const allow = allowedMethods(router, match?.id)
       if (!allow.includes('POST')) {
         if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
         reply.header('allow', allow)
@@ -123,7 +124,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       if (!name) {
         return sendProblem(request, reply, 400, ErrorCode.NO_ACTION, `The form names no action (its ${ACTION_FIELD} field is missing).`)
       }
-      const owner = router.actionOwner(match?.id, name)
+      const owner = actionOwner(router, match?.id, name)
       const handlers = (
         owner?.kind === 'route' ? definition.serverPages[owner.id]?.actions : owner ? definition.serverLayouts[owner.id]?.actions : undefined
       ) as Record<string, ActionHandler<any, string>> | undefined

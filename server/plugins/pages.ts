@@ -8,6 +8,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../shared/constants.js'
+import { allowedMethods } from '../../shared/route-actions.js'
 import { ErrorCode } from '../../shared/errors.js'
 import { MALFORMED_URL, NO_STORE, type Refusal } from '../http-errors.js'
 import type { PageResponder } from '../render/page-responder.js'
@@ -37,7 +38,7 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
       const { router } = pages.view().definition
       const match = router.match(location.pathname)
       if (!match) return fastify.refusals.send(request, reply, NO_PAGE)
-      const allow = router.allowedMethods(match.id)
+      const allow = allowedMethods(router, match.id)
       reply.header('allow', allow)
       if (request.method === 'OPTIONS') return reply.header('cache-control', NO_STORE).code(204).send()
       return fastify.refusals.send(request, reply, {
