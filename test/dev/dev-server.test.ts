@@ -178,7 +178,12 @@ t.test('server code: edits restart the server; failures show the real error in d
     const overlay = page.locator('vite-error-overlay')
     await overlay.locator('.message-body').getByText('loader exploded on purpose').waitFor()
     t.match(await overlay.locator('.stack').textContent(), /server\/pages\/items\.ts/, 'the stack points into the loader')
-    t.equal(await page.locator('h1').first().textContent(), SERVER_ERROR_TEXT, 'the page itself is the production error page')
+    t.equal(
+      await page.locator('main h1').first().textContent(),
+      'This item list could not be shown.',
+      "the page itself is production's: the items layout's error component, the sidebar still there",
+    )
+    t.equal(await page.getByRole('complementary', { name: 'Item lists' }).count(), 1)
     t.match(await page.locator('.digest').textContent(), /^Digest: \w+/)
     const terminal = /loader exploded on purpose[^]*\n\s+at .*server\/pages\/items\.ts:\d+/
     await dev.waitForOutput(terminal, from)
