@@ -4,6 +4,7 @@
  * and both are checked against the types declared here.
  */
 import { createRouter, route } from './route-table.js'
+import { MiB } from './uploads.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>
@@ -34,6 +35,9 @@ export interface ContactData {
 /** Limits of the contact form, shared so the browser can hint what the server enforces. */
 export const CONTACT_LIMITS = { name: 80, email: 254, message: 2000 } as const
 
+/** The contact form's optional attachment: an image or a PDF, up to 5 MiB. */
+export const CONTACT_ATTACHMENT = { types: ['image/png', 'image/jpeg', 'application/pdf'], maxBytes: 5 * MiB } as const
+
 export const routes = {
   home: route<HomeData>()({ pattern: '/', mode: 'static' }),
   items: route<ItemsData>()({
@@ -47,6 +51,7 @@ export const routes = {
     pattern: '/contact',
     mode: 'dynamic',
     actions: { send: ['name', 'email', 'message'] },
+    files: { send: { attachment: CONTACT_ATTACHMENT } },
   }),
 } as const
 
