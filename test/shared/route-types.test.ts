@@ -7,6 +7,9 @@ import t from 'tap'
 import { definePage } from '../../client/page-module.js'
 import { defineServerPage } from '../../server/page-definition.js'
 import { href, routes } from '../../shared/routes.js'
+import { route } from '../../shared/route-table.js'
+import { actionSuccess } from '../../shared/actions.js'
+import type { UploadedFile } from '../../shared/uploads.js'
 
 // Never called: these lines exist for the type checker only.
 export function misuses() {
@@ -37,6 +40,34 @@ export function misuses() {
       response.setCookie('seen', cookies.seen ?? '1')
       return { id: 1, title: '', rows: [] }
     },
+  })
+  defineServerPage(routes.contact, {
+    loader: () => ({ thanks: null }),
+    actions: {
+      send: (input) => {
+        // The declared file field is a checked, stored file or null (this line compiles).
+        const attachment: UploadedFile | null = input.attachment
+        // @ts-expect-error: a misspelled file field does not exist
+        void input.attachmnet
+        // @ts-expect-error: a file field is not a string
+        void input.attachment.trim()
+        return actionSuccess(attachment ? '/contact' : undefined)
+      },
+    },
+  })
+  route<null>()({
+    pattern: '/upload',
+    mode: 'dynamic',
+    actions: { send: ['note'] },
+    // @ts-expect-error: files only for the route's own actions ("sned" is not one)
+    files: { sned: { photo: { types: ['image/png'], maxBytes: 1024 } } },
+  })
+  route<null>()({
+    pattern: '/upload',
+    mode: 'dynamic',
+    actions: { send: ['note'] },
+    // @ts-expect-error: only types the server recognises by their bytes (no GIF)
+    files: { send: { photo: { types: ['image/gif'], maxBytes: 1024 } } },
   })
   // @ts-expect-error: /items/:id needs its id
   href('items')
