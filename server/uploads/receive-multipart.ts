@@ -158,7 +158,8 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
     // Stop feeding the parser: the rest of the body is not read.
     request.raw.unpipe()
     await removeFiles([...files.values()].map((file) => file.path))
-    throw parserRefusal(error)
+    // The server's own trouble (UPLOAD_DIR full or unwritable) is a 500, not the client's fault.
+    throw isSystemError(error) ? error : parserRefusal(error)
   } finally {
     request.raw.off('data', countBytes)
   }
@@ -171,6 +172,11 @@ function fileFieldsFor(fields: URLSearchParams, options: ReceiveOptions): FileFi
     throw refuse(400, ErrorCode.NO_ACTION, `The form must name its action (its ${ACTION_FIELD} field) before its files.`)
   }
   return options.fileFieldsOf(action)
+}
+
+/** An error of the operating system (a failed open or write), as opposed to one about the body. */
+function isSystemError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | null)?.syscall === 'string'
 }
 
 /** Reads a part to its end, keeping nothing. */

@@ -268,3 +268,12 @@ t.test('/contact: the demo takes an optional attachment and logs what identifies
   t.equal(gif.json().error.message, 'The file for "attachment" must be a PNG, JPEG or PDF file (image/png, image/jpeg, application/pdf).')
   t.ok(isEmpty(dir))
 })
+
+t.test("an UPLOAD_DIR that went away is the server's failure (500 with a digest), not the client's", async (t) => {
+  const { origin, dir, logs } = await uploadApp(t)
+  rmSync(dir, { recursive: true })
+  const res = await send(origin, '/upload-box', keep(picture(fileOf('png', 1000))), { headers: JSON_ACCEPT })
+  t.equal(res.status, 500)
+  t.equal(res.json().error.code, 'APP_ERR_INTERNAL')
+  t.ok(logs.some((line) => line.digest === res.json().error.digest && /ENOENT/.test(line.err?.message ?? '')), 'the cause is in the log')
+})
