@@ -231,7 +231,11 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
       : {}),
   })
   app.register(pagesPlugin, { pages })
-  app.register(actionsPlugin, { pages, allowedOrigins: config.allowedOrigins })
+  app.register(actionsPlugin, {
+    pages,
+    allowedOrigins: config.allowedOrigins,
+    uploads: { dir: config.uploadDir, maxBytes: config.uploadMaxBytes },
+  })
   return app
 }
 

@@ -4,6 +4,8 @@
  * Each variable is parsed here and nowhere else; the rest of the server takes the
  * typed `AppConfig`.
  */
+import { accessSync, constants, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import proxyAddr from '@fastify/proxy-addr'
@@ -39,6 +41,10 @@ export interface AppConfig {
   readonly shutdownDelayMs: number
   /** After that: the most time in-flight requests get to finish before the process exits anyway. */
   readonly shutdownGraceMs: number
+  /** UPLOAD_DIR: where files posted to actions are kept while the action runs (a writable folder). */
+  readonly uploadDir: string
+  /** UPLOAD_MAX_BYTES: the most bytes one form with files may have in all, whatever its fields allow. */
+  readonly uploadMaxBytes: number
 }
 
 export interface MonitoringConfig {
@@ -65,6 +71,9 @@ export class ConfigError extends Error {
 }
 
 type Env = Readonly<Record<string, string | undefined>>
+
+/** 10 MiB: the demo's largest file (5 MiB) with room to spare. */
+export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -198,6 +207,24 @@ function parseMonitoring(env: Env): MonitoringConfig {
   }
 }
 
+function parseUploadDir(name: string, raw: string): string {
+  if (!path.isAbsolute(raw)) throw new ConfigError(name, `must be an absolute path, got "${raw}"`)
+  // Checked now, not at the first upload: a read-only or missing mount is an operator's mistake to see at start.
+  try {
+    if (!statSync(raw).isDirectory()) throw new Error('not a folder')
+    accessSync(raw, constants.W_OK)
+  } catch {
+    throw new ConfigError(name, `must be a folder this process can write to; "${raw}" is not one`)
+  }
+  return raw
+}
+
+function parseBytes(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  if (!/^[1-9]\d{0,11}$/.test(raw)) throw new ConfigError(name, `must be a whole number of bytes (1 to 999999999999), got "${raw}"`)
+  return Number(raw)
+}
+
 /** The client build beside the server bundle: dist/server/main.js -> dist/client. */
 export function defaultClientDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
@@ -221,5 +248,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sessionSecrets: parseSessionSecrets(env),
     shutdownDelayMs: parseMilliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 5_000),
     shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
+    uploadDir: env.UPLOAD_DIR ? parseUploadDir('UPLOAD_DIR', env.UPLOAD_DIR) : tmpdir(),
+    uploadMaxBytes: parseBytes('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_MAX_BYTES),
   }
 }

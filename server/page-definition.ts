@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify'
 import type { ActionInput, ActionOutcome } from '../shared/actions.js'
 import type {
   ActionFields,
+  ActionFileFields,
   ActionName,
   AnyLayout,
   AnyRoute,
@@ -68,15 +69,16 @@ export interface LayoutActionContext extends PerRequestContext {
 /**
  * Runs when a form posts to the page naming this action. Validates its input (the
  * client may help, never decide) and answers `actionSuccess(redirect?)` or
- * `actionInvalid(fieldErrors)`. Anything it throws is a 500 with a digest.
+ * `actionInvalid(fieldErrors)`. Anything it throws is a 500 with a digest. Its files
+ * are removed once it is over, whatever the outcome.
  */
-export type ActionHandler<R extends AnyRoute, Fields extends string> = (
-  input: ActionInput<Fields>,
+export type ActionHandler<R extends AnyRoute, Fields extends string, FileFields extends string = never> = (
+  input: ActionInput<Fields, FileFields>,
   context: ActionContext<R>,
-) => ActionOutcome<Fields> | Promise<ActionOutcome<Fields>>
+) => ActionOutcome<Fields | FileFields> | Promise<ActionOutcome<Fields | FileFields>>
 
 export type ActionHandlers<R extends AnyRoute> = {
-  readonly [A in ActionName<R>]: ActionHandler<R, ActionFields<R, A>>
+  readonly [A in ActionName<R>]: ActionHandler<R, ActionFields<R, A>, ActionFileFields<R, A>>
 }
 
 export type LayoutActionHandler<Fields extends string> = (

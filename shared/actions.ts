@@ -5,12 +5,18 @@
  */
 
 import { isSameSitePath } from './errors.js'
+import type { UploadedFile } from './uploads.js'
 
 /** The hidden field that names the action a form posts to. */
 export const ACTION_FIELD = '_action'
 
-/** What an action receives: every declared field, as submitted ('' when absent). */
-export type ActionInput<Fields extends string> = { readonly [F in Fields]: string }
+/**
+ * What an action receives: every declared field, as submitted ('' when absent), and
+ * every declared file field, checked and stored (null when no file was chosen).
+ */
+export type ActionInput<Fields extends string, FileFields extends string = never> = { readonly [F in Fields]: string } & {
+  readonly [F in FileFields]: UploadedFile | null
+}
 
 /** Errors to show next to fields, and one for the form as a whole. */
 export type FieldErrors<Fields extends string> = { readonly [F in Fields]?: string }

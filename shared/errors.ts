@@ -33,6 +33,12 @@ export const ErrorCode = {
   CROSS_ORIGIN: 'APP_ERR_CROSS_ORIGIN',
   NO_ACTION: 'APP_ERR_NO_ACTION',
   UNKNOWN_ACTION: 'APP_ERR_UNKNOWN_ACTION',
+  /** A multipart form that cannot be parsed: no boundary, cut short, a malformed part. */
+  BAD_MULTIPART: 'APP_ERR_BAD_MULTIPART',
+  /** A multipart form with more parts or fields than a form may have: 413. */
+  TOO_MANY_PARTS: 'APP_ERR_TOO_MANY_PARTS',
+  /** A file for a field the action does not declare as a file field, or a second file for one. */
+  UNDECLARED_FILE: 'APP_ERR_UNDECLARED_FILE',
   DRAINING: 'APP_ERR_DRAINING',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]

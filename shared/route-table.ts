@@ -15,6 +15,8 @@
  * have data of its own (a loader on the server), typed here like a page's.
  */
 
+import type { FileFieldsDecl, FilesDecl } from './uploads.js'
+
 export type RenderMode = 'static' | 'dynamic'
 
 /** `'/items/:id/:tab'` -> `'id' | 'tab'` */
@@ -73,7 +75,7 @@ export function layout<Data = undefined>() {
 }
 
 /** A route as declared in a table. `Data` is carried only in the type (never at run time). */
-export interface RouteDef<Pattern extends string = string, Data = unknown, Actions extends ActionsDecl = {}> {
+export interface RouteDef<Pattern extends string = string, Data = unknown, Actions extends ActionsDecl = {}, Files extends FilesDecl = {}> {
   readonly pattern: Pattern
   readonly mode: RenderMode
   /** Extra checks on params: a param whose decoded value fails its RegExp is a 404. */
@@ -82,6 +84,8 @@ export interface RouteDef<Pattern extends string = string, Data = unknown, Actio
   readonly __data?: Data
   /** The route's server actions and the fields each one reads. */
   readonly actions?: Actions
+  /** The file fields of those actions that take files (shared/uploads.ts): they accept multipart forms. */
+  readonly files?: Files
   /**
    * Stream the HTML (React's pipeable stream) instead of rendering it whole. Only pays
    * for pages that suspend (lazy parts, `use()`): the loader has the data ready before
@@ -92,7 +96,7 @@ export interface RouteDef<Pattern extends string = string, Data = unknown, Actio
   readonly layout?: AnyLayout | undefined
 }
 
-export type AnyRoute = RouteDef<string, any, any>
+export type AnyRoute = RouteDef<string, any, any, any>
 export type RouteTable = Readonly<Record<string, AnyRoute>>
 
 export type DataOf<R> = R extends RouteDef<string, infer D, any> ? D : never
@@ -105,24 +109,37 @@ export type ActionName<R> = keyof ActionsOf<R> & string
 export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly [K in A]: readonly (infer F)[] }
   ? F & string
   : never
+/** The file fields a route declares, by action (a layout declares none). */
+export type FilesOf<R> = R extends { readonly files?: infer F extends FilesDecl } ? F : {}
+/** The file field names of one action: `'attachment'` (`never` for an action without files). */
+export type ActionFileFields<R, A extends string> = FilesOf<R> extends { readonly [K in A]: infer F } ? keyof F & string : never
 export type RouteParams<R> = ParamsOf<PatternOf<R>>
 
 /**
  * Declares a route whose page data has type `Data`:
  * `route<ItemData>()({ pattern: '/items/:id', mode: 'dynamic', params: { id: /^\d+$/ } })`,
- * and its actions, if it has any: `actions: { send: ['name', 'email', 'message'] }`.
+ * and its actions, if it has any: `actions: { send: ['name', 'email', 'message'] }`,
+ * with the file fields of those that take files:
+ * `files: { send: { attachment: { types: ['application/pdf'], maxBytes: 5 * MiB } } }`.
  * (Curried so `Data` is given while the pattern and actions are still inferred.)
  */
 export function route<Data>() {
-  return <const Pattern extends string, const Mode extends RenderMode, const Actions extends ActionsDecl = {}>(def: {
+  return <
+    const Pattern extends string,
+    const Mode extends RenderMode,
+    const Actions extends ActionsDecl = {},
+    const Files extends FilesDecl & { readonly [A in keyof Actions]?: FileFieldsDecl } = {},
+  >(def: {
     pattern: Pattern
     mode: Mode
     params?: { readonly [K in ParamNames<Pattern>]?: RegExp }
     actions?: Actions
+    // Keyed by the route's own actions only: files for an action it does not declare do not compile.
+    files?: Files & { readonly [A in Exclude<keyof Files, keyof Actions>]: never }
     stream?: boolean
     /** A static page may sit only in a static layout: the type checker refuses a dynamic one. */
     layout?: Mode extends 'static' ? StaticLayout : AnyLayout
-  }): RouteDef<Pattern, Data, Actions> & { readonly mode: Mode } => def
+  }): RouteDef<Pattern, Data, Actions, Files> & { readonly mode: Mode } => def
 }
 
 /** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */

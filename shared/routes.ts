@@ -4,6 +4,7 @@
  * and both are checked against the types declared here.
  */
 import { createRouter, layout, route } from './route-table.js'
+import { MiB } from './uploads.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>
@@ -48,6 +49,9 @@ export const layouts = {
   items: layout<ItemsLayoutData>()({ id: 'items', mode: 'static', parent: rootLayout }),
 } as const
 
+/** The contact form's optional attachment: an image or a PDF, up to 5 MiB. */
+export const CONTACT_ATTACHMENT = { types: ['image/png', 'image/jpeg', 'application/pdf'], maxBytes: 5 * MiB } as const
+
 export const routes = {
   home: route<HomeData>()({ pattern: '/', mode: 'static' }),
   items: route<ItemsData>()({
@@ -62,6 +66,7 @@ export const routes = {
     pattern: '/contact',
     mode: 'dynamic',
     actions: { send: ['name', 'email', 'message'] },
+    files: { send: { attachment: CONTACT_ATTACHMENT } },
   }),
 } as const
 

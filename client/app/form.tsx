@@ -7,17 +7,22 @@
  * - With JavaScript it is sent with fetch (same body, `Accept: application/json`):
  *   errors show in place; on success the page cache is emptied and the app navigates
  *   client-side to the action's redirect, or reloads the current page's data.
+ * - An action that declares files is posted as multipart/form-data; with JavaScript
+ *   through XMLHttpRequest, so `form.progress` can say how much has been sent.
  * While sending, `form.pending` is true (disable the submit button with it), and a
  * second submit is ignored.
- * The route's declared actions type `action` and the field names of `form.field()`.
+ * The route's declared actions type `action`, the field names of `form.field()` and
+ * the file field names of `form.file()`.
  */
 import { useContext, useEffect, useId, useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../shared/actions.js'
 import { locationKey, parseTarget } from '../../shared/location.js'
-import type { ActionFields, ActionName, ActionsDecl } from '../../shared/route-table.js'
+import type { ActionFields, ActionFileFields, ActionName, ActionsDecl } from '../../shared/route-table.js'
+import type { FileFieldsDecl, FilesDecl } from '../../shared/uploads.js'
 import { ActionStateContext } from './action-state.js'
 import { NavigationContext } from './navigation-context.js'
+import { postForm } from './post-form.js'
 
 export interface FieldProps<Field extends string> {
   readonly name: Field
@@ -27,35 +32,48 @@ export interface FieldProps<Field extends string> {
   readonly 'aria-describedby'?: string
 }
 
-export interface FormApi<Field extends string> {
+/** Props for a file input: a file input keeps no value across a refusal, so it has no `defaultValue`. */
+export interface FileInputProps<Field extends string> extends Omit<FieldProps<Field>, 'defaultValue'> {
+  readonly type: 'file'
+  /** The field's declared types, so the browser's picker offers those. */
+  readonly accept: string
+}
+
+export interface FormApi<Field extends string, FileField extends string = never> {
   /** Props for the input of `name`: its name, id, last submitted value and error wiring. */
   field(name: Field): FieldProps<Field>
+  /** Props for the file input of `name`: its name, id, type, accepted types and error wiring. */
+  file(name: FileField): FileInputProps<FileField>
   /** The error message of `name`, if the last submission was refused because of it. */
-  error(name: Field): ReactNode
+  error(name: Field | FileField): ReactNode
   /** A message about the form as a whole (refused, or could not be sent). */
   readonly formError: string | undefined
   /** True while the form is being sent. */
   readonly pending: boolean
+  /** While a form with files is being sent by JavaScript: the percentage sent so far, once the browser says. */
+  readonly progress: number | undefined
 }
 
 /** What a form posts to: a route, or a layout (its form works on every page in it). */
-type ActionOwnerDef = { readonly actions?: ActionsDecl | undefined }
+type ActionOwnerDef = { readonly actions?: ActionsDecl | undefined; readonly files?: FilesDecl | undefined }
 
 export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>>
   extends Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'method' | 'children' | 'onSubmit'> {
   readonly route: R
   readonly action: A
-  readonly children: (form: FormApi<ActionFields<R, A>>) => ReactNode
+  readonly children: (form: FormApi<ActionFields<R, A>, ActionFileFields<R, A>>) => ReactNode
 }
 
 const NOT_SENT = 'The form could not be sent. Check your connection and try again.'
 
-export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route: _route, action, children, ...rest }: FormProps<R, A>) {
+export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route, action, children, ...rest }: FormProps<R, A>) {
   const fromServer = useContext(ActionStateContext)
   const engine = useContext(NavigationContext)
   const [, navigate] = useLocation()
   const [state, setState] = useState<ActionState | undefined>(fromServer?.action === action ? fromServer : undefined)
   const [pending, setPending] = useState(false)
+  const [progress, setProgress] = useState<number | undefined>(undefined)
+  const fileFields: FileFieldsDecl | undefined = route.files?.[action]
   const sending = useRef(false)
   const formRef = useRef<HTMLFormElement>(null)
   /** Set when a submission sent from this page was refused: focus goes to the first field to fix. */
@@ -76,17 +94,18 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route:
     sending.current = true
     setPending(true)
     const form = event.currentTarget
-    const body = new URLSearchParams()
     const submitter = (event.nativeEvent as SubmitEvent).submitter
-    for (const [key, value] of new FormData(form, submitter)) if (typeof value === 'string') body.append(key, value)
+    const data = new FormData(form, submitter)
+    let body: URLSearchParams | FormData = data
+    if (!form.querySelector('input[type="file"]')) {
+      body = new URLSearchParams()
+      for (const [key, value] of data) if (typeof value === 'string') body.append(key, value)
+    }
     try {
-      const response = await fetch(window.location.pathname + window.location.search, {
-        method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-        body,
-        credentials: 'same-origin',
-      })
-      const answer = (await response.json()) as ActionResponse | { error?: { message?: string } }
+      const sent = (share: number) => setProgress(Math.floor(share * 100))
+      const answer = (await postForm(window.location.pathname + window.location.search, body, sent)) as
+        | ActionResponse
+        | { error?: { message?: string } }
       if ('ok' in answer && answer.ok) {
         setState(undefined)
         afterSuccess(answer.redirect, form)
@@ -102,6 +121,7 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route:
     } finally {
       sending.current = false
       setPending(false)
+      setProgress(undefined)
     }
   }
 
@@ -119,13 +139,15 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route:
 
   const errors = state?.fieldErrors ?? {}
   const errorId = (name: string) => `${id}-${name}-error`
-  const api: FormApi<ActionFields<R, A>> = {
+  const errorWiring = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {})
+  const api: FormApi<ActionFields<R, A>, ActionFileFields<R, A>> = {
     field: (name) => ({
       name,
       id: `${id}-${name}`,
       ...(state?.values[name] !== undefined ? { defaultValue: state.values[name] } : {}),
-      ...(errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {}),
+      ...errorWiring(name),
     }),
+    file: (name) => ({ name, id: `${id}-${name}`, type: 'file', accept: (fileFields?.[name]?.types ?? []).join(','), ...errorWiring(name) }),
     error: (name) =>
       errors[name] ? (
         <span className="field-error" id={errorId(name)}>
@@ -134,11 +156,12 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route:
       ) : null,
     formError: state?.formError,
     pending,
+    progress,
   }
 
   const errorCount = Object.keys(errors).length
   return (
-    <form method="post" onSubmit={submit} noValidate ref={formRef} {...rest}>
+    <form method="post" encType={fileFields ? 'multipart/form-data' : undefined} onSubmit={submit} noValidate ref={formRef} {...rest}>
       <input type="hidden" name={ACTION_FIELD} value={action} />
       {/* Read out once per refusal: how many fields to fix. Focus then goes to the first,
           whose own error is read with it (aria-describedby). */}

@@ -1,4 +1,5 @@
-import { CONTACT_LIMITS, routes } from '../../shared/routes.js'
+import { CONTACT_ATTACHMENT, CONTACT_LIMITS, routes } from '../../shared/routes.js'
+import { describeBytes, describeTypes } from '../../shared/uploads.js'
 import { Form } from '../app/form.js'
 import { definePage, type PageProps } from '../page-module.js'
 
@@ -38,10 +39,18 @@ function ContactPage({ data }: PageProps<typeof routes.contact>) {
               <textarea {...form.field('message')} rows={6} maxLength={CONTACT_LIMITS.message} required />
               {form.error('message')}
             </p>
+            <p>
+              <label htmlFor={form.file('attachment').id}>
+                Attachment <small>(optional: {describeTypes(CONTACT_ATTACHMENT.types)}, at most {describeBytes(CONTACT_ATTACHMENT.maxBytes)})</small>
+              </label>
+              <input {...form.file('attachment')} />
+              {form.error('attachment')}
+            </p>
             {/* aria-disabled, not disabled: a disabled button would drop focus to the page (a second submit is ignored anyway). */}
             <button type="submit" aria-disabled={form.pending || undefined}>
-              {form.pending ? 'Sending…' : 'Send'}
+              {form.pending ? (form.progress === undefined ? 'Sending…' : `Sending… ${form.progress}%`) : 'Send'}
             </button>
+            {form.pending && form.progress !== undefined && <progress max={100} value={form.progress} aria-label="Sent so far" />}
           </>
         )}
       </Form>

@@ -28,7 +28,9 @@ export default defineServerPage(routes.contact, {
       if (Object.keys(errors).length > 0) return actionInvalid<ContactField>(errors)
 
       // The product's real sink is not decided yet: one structured log line per message.
-      request.log.info({ event: 'contact.message', contact: { name, email, message } }, 'contact message received')
+      // The attachment's file is removed once this returns: what identifies it is logged.
+      const attachment = input.attachment && { name: input.attachment.name, size: input.attachment.size, sha256: input.attachment.sha256 }
+      request.log.info({ event: 'contact.message', contact: { name, email, message, attachment } }, 'contact message received')
       // Back to this page, which thanks the sender once (a reload does not thank again).
       session.flash(`Thank you, ${name}. Your message has been sent; we will get back to you soon.`)
       return actionSuccess(href('contact'))

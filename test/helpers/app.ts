@@ -2,12 +2,13 @@
  * Builds an app for a test, ready and torn down with the test. Log lines are captured
  * (parsed) so tests can assert what the operator would read.
  */
+import { tmpdir } from 'node:os'
 import { Writable } from 'node:stream'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { apiRoutes } from '../../server/api/index.js'
 import { buildApp } from '../../server/app.js'
 import type { ErrorReporter } from '../../server/monitoring/error-reporter.js'
-import type { AppConfig } from '../../server/config.js'
+import { DEFAULT_UPLOAD_MAX_BYTES, type AppConfig } from '../../server/config.js'
 import { fixtureDefinition } from '../fixtures/app/server.js'
 import { buildFor, type BuiltApp, type ClientBuild } from './build.js'
 
@@ -42,6 +43,8 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     sessionSecrets: [],
     shutdownDelayMs: 0,
     shutdownGraceMs: 1_000,
+    uploadDir: tmpdir(),
+    uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
     ...overrides,
   }
 }

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
 import t from 'tap'
 import { ConfigError, loadConfig } from '../../server/config.js'
 
@@ -12,6 +15,14 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.shutdownDelayMs, 5_000)
   t.equal(config.shutdownGraceMs, 10_000)
   t.equal(config.monitoring.dsn, undefined)
+  t.equal(config.uploadDir, tmpdir(), 'uploads wait in the system temp folder')
+  t.equal(config.uploadMaxBytes, 10 * 1024 * 1024)
+})
+
+t.test('UPLOAD_DIR: an existing folder this process can write to; UPLOAD_MAX_BYTES: bytes', async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'config-uploads-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  t.match(loadConfig({ UPLOAD_DIR: dir, UPLOAD_MAX_BYTES: '2097152' }), { uploadDir: dir, uploadMaxBytes: 2 * 1024 * 1024 })
 })
 
 t.test('valid values are parsed into their types', async (t) => {
@@ -73,6 +84,11 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ SENTRY_TUNNEL_UPSTREAM: 'http://relay.example/path' }, 'SENTRY_TUNNEL_UPSTREAM'],
     [{ ALLOWED_ORIGINS: 'https://a.example/path' }, 'ALLOWED_ORIGINS'],
     [{ ALLOWED_ORIGINS: 'ftp://a.example' }, 'ALLOWED_ORIGINS'],
+    [{ UPLOAD_DIR: 'relative/uploads' }, 'UPLOAD_DIR'],
+    [{ UPLOAD_DIR: '/no/such/folder/here' }, 'UPLOAD_DIR'],
+    [{ UPLOAD_DIR: '/etc/hostname' }, 'UPLOAD_DIR'],
+    [{ UPLOAD_MAX_BYTES: '10MB' }, 'UPLOAD_MAX_BYTES'],
+    [{ UPLOAD_MAX_BYTES: '0' }, 'UPLOAD_MAX_BYTES'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env))

@@ -6,8 +6,10 @@
 import t from 'tap'
 import { defineLayout, definePage } from '../../client/page-module.js'
 import { defineServerLayout, defineServerPage, type ServerLayouts } from '../../server/page-definition.js'
-import { layout, route } from '../../shared/route-table.js'
 import { href, layouts, routes, type AppLayouts } from '../../shared/routes.js'
+import { layout, route } from '../../shared/route-table.js'
+import { actionSuccess } from '../../shared/actions.js'
+import type { UploadedFile } from '../../shared/uploads.js'
 
 // Never called: these lines exist for the type checker only.
 export function misuses() {
@@ -66,6 +68,34 @@ export function misuses() {
   // @ts-expect-error: nor can a static layout sit in a dynamic one
   layout()({ id: 'inner', mode: 'static', parent: dynamicLayout })
   route()({ pattern: '/p', mode: 'dynamic', layout: dynamicLayout }) // compiles
+  defineServerPage(routes.contact, {
+    loader: () => ({ thanks: null }),
+    actions: {
+      send: (input) => {
+        // The declared file field is a checked, stored file or null (this line compiles).
+        const attachment: UploadedFile | null = input.attachment
+        // @ts-expect-error: a misspelled file field does not exist
+        void input.attachmnet
+        // @ts-expect-error: a file field is not a string
+        void input.attachment.trim()
+        return actionSuccess(attachment ? '/contact' : undefined)
+      },
+    },
+  })
+  route<null>()({
+    pattern: '/upload',
+    mode: 'dynamic',
+    actions: { send: ['note'] },
+    // @ts-expect-error: files only for the route's own actions ("sned" is not one)
+    files: { sned: { photo: { types: ['image/png'], maxBytes: 1024 } } },
+  })
+  route<null>()({
+    pattern: '/upload',
+    mode: 'dynamic',
+    actions: { send: ['note'] },
+    // @ts-expect-error: only types the server recognises by their bytes (no GIF)
+    files: { send: { photo: { types: ['image/gif'], maxBytes: 1024 } } },
+  })
   // @ts-expect-error: /items/:id needs its id
   href('items')
   // @ts-expect-error: there is no route "nope"

@@ -22,7 +22,7 @@ t.test('/contact: the example action', async (t) => {
     t.equal(res.headers.location, '/contact')
     const lines = logs.filter((l) => l.event === 'contact.message')
     t.equal(lines.length, 1)
-    t.same(lines[0]!.contact, { name: 'Ann Example', email: 'ann@example.com', message: 'Hello there' })
+    t.same(lines[0]!.contact, { name: 'Ann Example', email: 'ann@example.com', message: 'Hello there', attachment: null })
     t.match(lines[0]!.reqId, /^[0-9a-f-]{36}$/)
   })
 

@@ -1,0 +1,120 @@
+/**
+ * One file part of a multipart form, streamed to a temporary file: counted against its
+ * field's limit, its type checked (declared and by its first bytes) and its SHA-256
+ * computed on the way, never held whole in memory.
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import { unlink } from 'node:fs/promises'
+import path from 'node:path'
+import { Transform, type Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { ErrorCode } from '../../shared/errors.js'
+import { describeBytes, describeTypes, type FileRule, type UploadedFile, type UploadType } from '../../shared/uploads.js'
+import { SNIFF_BYTES, sniffType } from './sniff-type.js'
+import { UploadRefusal } from './upload-refusal.js'
+
+/** A file part as the multipart parser hands it over. */
+export interface FilePart {
+  readonly field: string
+  /** The file name the client sent (the parser already dropped any directories). */
+  readonly filename: string
+  /** The type the client declared for it. */
+  readonly declaredType: string
+  readonly stream: Readable
+}
+
+export interface StoreOptions {
+  /** Where temporary files go (UPLOAD_DIR). */
+  readonly dir: string
+  /** Aborted when the form as a whole is refused (its total size): the file stops at once. */
+  readonly signal: AbortSignal
+  /**
+   * A file of the wrong type: read to its end without storing it, then refused (so the
+   * rest of the form can still be read), instead of refused at once.
+   */
+  readonly readPastWrongType: boolean
+}
+
+export function wrongType(part: FilePart, rule: FileRule): UploadRefusal {
+  return new UploadRefusal(
+    {
+      status: 415,
+      code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      message: `The file for "${part.field}" must be a ${describeTypes(rule.types)} file (${rule.types.join(', ')}).`,
+    },
+    part.field,
+  )
+}
+
+export function fileTooLarge(field: string, maxBytes: number): UploadRefusal {
+  return new UploadRefusal(
+    { status: 413, code: ErrorCode.BODY_TOO_LARGE, message: `The file for "${field}" may be at most ${describeBytes(maxBytes)} (${maxBytes} bytes).` },
+    field,
+  )
+}
+
+/** Removes temporary files, whether or not they are still there (an action may have moved one). */
+export async function removeFiles(paths: readonly string[]): Promise<void> {
+  await Promise.all(paths.map((file) => unlink(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)))))
+}
+
+/**
+ * What is left of a client's file name to show: no directories, no control
+ * characters, at most 255 characters. It only ever names the file to people; the
+ * stored file's name is random.
+ */
+export function displayName(filename: string): string {
+  const name = (filename.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return Array.from(name).slice(0, 255).join('') || 'file'
+}
+
+/**
+ * Stores `part` under a random name in `options.dir`. Throws an UploadRefusal (413
+ * over the field's limit, 415 for a type the field does not take) after removing what
+ * it wrote; with `readPastWrongType`, a wrong type is refused only once the part has
+ * been read to its end.
+ */
+export async function storeUpload(part: FilePart, rule: FileRule, options: StoreOptions): Promise<UploadedFile> {
+  const declared = rule.types.find((type) => type === part.declaredType)
+  if (!declared && !options.readPastWrongType) throw wrongType(part, rule)
+  let verdict: UploadRefusal | UploadType | undefined = declared ? undefined : wrongType(part, rule)
+  let head = Buffer.alloc(0)
+  let size = 0
+  const hash = createHash('sha256')
+  // Compared with what the client declared: a PNG named .pdf is as wrong as a script named .png.
+  const decide = () => {
+    if (verdict !== undefined) return
+    verdict = sniffType(head) === declared ? declared : wrongType(part, rule)
+  }
+  const inspect = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length
+      if (size > rule.maxBytes) return done(fileTooLarge(part.field, rule.maxBytes))
+      if (head.length < SNIFF_BYTES) {
+        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)])
+        if (head.length === SNIFF_BYTES) decide()
+      }
+      if (verdict instanceof UploadRefusal) return options.readPastWrongType ? done() : done(verdict)
+      hash.update(chunk)
+      done(null, chunk)
+    },
+    flush(done) {
+      decide() // a file shorter than the longest signature
+      done(verdict instanceof UploadRefusal && !options.readPastWrongType ? verdict : null)
+    },
+  })
+  const tempPath = path.join(options.dir, `upload-${randomUUID()}`)
+  try {
+    // 'wx': a fresh file, never one that is already there; 0600: for this process only.
+    await pipeline(part.stream, inspect, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }), { signal: options.signal })
+  } catch (error) {
+    await removeFiles([tempPath])
+    throw options.signal.aborted ? options.signal.reason : error
+  }
+  if (verdict instanceof UploadRefusal) {
+    await removeFiles([tempPath])
+    throw verdict
+  }
+  return { name: displayName(part.filename), type: declared!, size, sha256: hash.digest('hex'), path: tempPath }
+}
