@@ -36,7 +36,7 @@ t.test('without JavaScript: a plain multipart form', async (t) => {
   t.test('a file is sent with the message and logged by its name, size and SHA-256', async (t) => {
     const { page } = await openPage(t, { javaScriptEnabled: false })
     await page.goto(`${origin}/contact`)
-    t.equal(await page.locator('form').getAttribute('enctype'), 'multipart/form-data')
+    t.equal(await page.locator('form.contact-form').getAttribute('enctype'), 'multipart/form-data')
     const png = fileOf('png', 200 * 1024)
     await fillMessage(page, 'Plain Form', { name: 'chart.png', mimeType: 'image/png', buffer: png })
     await page.getByRole('button', { name: 'Send' }).click()
