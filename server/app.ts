@@ -211,7 +211,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   const { dsn } = config.monitoring
   const definition = options.definition ?? appDefinition
   // A layout table that breaks a rule stops the start, naming the culprit.
-  checkLayoutRules(definition.router.routes, definition.router.layouts)
+  checkLayoutRules(definition.router)
   const pages = createPageResponder({
     view: development?.view ?? constant(appView(definition)),
     development: development !== undefined,

@@ -49,12 +49,12 @@ export type LoaderContext<R extends AnyRoute> = RequestContext<R> & ([ModeOf<R>]
 export type ActionContext<R extends AnyRoute> = RequestContext<R> & PerRequestContext
 
 /**
- * What a layout's loader gets: no params (a layout's data is shared by every page in it,
- * which is what lets the browser keep it across their navigations) and, when the layout
- * is dynamic, the request's cookies, answer and session.
+ * What a layout's loader gets: neither params nor the query (a layout's data is shared
+ * by every page in it, whatever their URL, which is what lets the browser keep it across
+ * their navigations) and, when the layout is dynamic, the request's cookies, answer and
+ * session.
  */
 export type LayoutLoaderContext<L extends AnyLayout> = {
-  readonly searchParams: URLSearchParams
   readonly request: FastifyRequest
 } & ([L['mode']] extends ['dynamic'] ? PerRequestContext : {})
 

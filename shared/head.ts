@@ -37,12 +37,15 @@ export const HEAD_MARKER = 'data-head'
  * by key (Open Graph's too). An entry given as `undefined` removes the one from further out.
  */
 export function mergeHeadEntries(list: readonly HeadEntries[]): HeadEntries {
-  let merged: { -readonly [K in keyof HeadEntries]: HeadEntries[K] } = {}
+  const merged: Record<string, unknown> = {}
   for (const entries of list) {
-    const openGraph = entries.openGraph || merged.openGraph ? { ...merged.openGraph, ...entries.openGraph } : undefined
-    merged = { ...merged, ...entries, ...(openGraph ? { openGraph } : {}) }
+    for (const [key, value] of Object.entries(entries)) {
+      if (value === undefined) delete merged[key]
+      else if (key === 'openGraph') merged[key] = { ...(merged[key] as object | undefined), ...(value as object) }
+      else merged[key] = value
+    }
   }
-  return merged
+  return merged as HeadEntries
 }
 
 export function headTags(entries: HeadEntries): HeadTag[] {

@@ -5,11 +5,12 @@
  * that breaks one throws with a message naming the culprit. (Not in the router
  * itself: the browser's bundle does not need the messages.)
  */
-import type { AnyLayout, AnyRoute, LayoutTable, RouteTable } from './route-table.js'
+import type { AnyLayout, AnyRoute, LayoutTable, Router } from './route-table.js'
 
-export function checkLayoutRules(routes: RouteTable, layouts: LayoutTable): void {
+export function checkLayoutRules(router: Pick<Router<any, any>, 'routes' | 'layouts' | 'layoutsOf'>): void {
+  const { routes, layouts } = router
   const root = checkLayouts(layouts)
-  for (const [id, route] of Object.entries(routes)) checkRouteChain(id, route, layouts, root)
+  for (const [id, route] of Object.entries(routes as Readonly<Record<string, AnyRoute>>)) checkRouteChain(id, route, router.layoutsOf(id), layouts, root)
 }
 
 /** Checks the layout table; returns its root (undefined for an application without layouts). */
@@ -30,19 +31,17 @@ function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
   return layouts[roots[0]!]
 }
 
-/** The layouts around a route, the root first, checked against the route's mode and actions. */
-function checkRouteChain(id: string, route: AnyRoute, layouts: LayoutTable, root: AnyLayout | undefined): readonly AnyLayout[] {
+/** The layouts around a route (the router's chain, the root first), checked against the table, the route's mode and actions. */
+function checkRouteChain(id: string, route: AnyRoute, chain: readonly AnyLayout[], layouts: LayoutTable, root: AnyLayout | undefined): void {
   if (!root) {
     if (route.layout) throw new Error(`Route "${id}" names layout "${route.layout.id}", but the application has no layout table`)
-    return []
+    return
   }
-  const chain: AnyLayout[] = []
-  for (let layout: AnyLayout | undefined = route.layout ?? root; layout; layout = layout.parent) {
+  for (const layout of chain) {
     if (layouts[layout.id] !== layout) throw new Error(`Route "${id}": its layout "${layout.id}" is not in the layout table`)
     if (route.mode === 'static' && layout.mode === 'dynamic') {
       throw new Error(`Route "${id}" is static but sits in the dynamic layout "${layout.id}": a static page's answer is shared`)
     }
-    chain.unshift(layout)
   }
   const seen = new Map<string, string>(Object.keys(route.actions ?? {}).map((name) => [name, `route "${id}"`]))
   for (const layout of chain) {
@@ -52,5 +51,4 @@ function checkRouteChain(id: string, route: AnyRoute, layouts: LayoutTable, root
       seen.set(name, `layout "${layout.id}"`)
     }
   }
-  return chain
 }

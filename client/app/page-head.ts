@@ -29,7 +29,7 @@ export function headTagsOf(page: ReadyPage, layouts: LayoutSet | null): HeadTag[
   for (const { layout, module: layoutModule } of framesOf(payload, layouts)) {
     if (layoutModule.head) entries.push(layoutModule.head(payload.layouts?.[layout.id] as never))
   }
-  if (payload.kind !== 'page') entries.push({ robots: 'noindex', canonical: undefined })
+  if (payload.kind !== 'page') entries.push({ robots: 'noindex', canonical: undefined, openGraph: undefined })
   else if (module?.head) entries.push(module.head(payload.data as never, payload.params as never))
   return headTags(mergeHeadEntries(entries))
 }

@@ -36,7 +36,9 @@ export function PageHost() {
     engine?.pageShown(shown.key, document.title, shown.page.payload.kind)
   }, [shown, engine, layouts])
 
-  return shown ? <Screen page={shown.page} resetKey={key} /> : null
+  // Boundaries reset when the page on screen changes (not the URL: on back/forward the
+  // previous page stays until the next one has loaded).
+  return shown ? <Screen page={shown.page} resetKey={shown.key} /> : null
 }
 
 /**

@@ -80,7 +80,13 @@ export function Screen({ page, resetKey }: { readonly page: ReadyPage; readonly 
       </RouteErrorBoundary>
     )
   }
-  return frames.length === 0 ? <Main>{content}</Main> : content
+  // A refused form's state (no JavaScript: the page again, with errors) reaches every
+  // level: a layout's form shows its errors as a page's does.
+  return (
+    <ActionStateContext.Provider value={(page.payload.kind === 'page' && page.payload.action) || null}>
+      {frames.length === 0 ? <Main>{content}</Main> : content}
+    </ActionStateContext.Provider>
+  )
 }
 
 function Main({ children }: { readonly children: ReactNode }) {
@@ -98,11 +104,7 @@ function Content({ page, owners }: { readonly page: ReadyPage; readonly owners: 
     case 'page': {
       if (!module) throw new Error(`Page module of route "${payload.routeId}" is not loaded`)
       const { Component } = module as PageModule
-      return (
-        <ActionStateContext.Provider value={payload.action ?? null}>
-          <Component data={payload.data as never} params={payload.params as never} />
-        </ActionStateContext.Provider>
-      )
+      return <Component data={payload.data as never} params={payload.params as never} />
     }
     case 'not-found': {
       const NotFound = nearest(owners, 'NotFound')

@@ -13,7 +13,7 @@
  * shared by everyone), so the stylesheet marks the current one from `<html data-theme>`,
  * and `aria-pressed` is set once the page is interactive.
  */
-import { useEffect, useState, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ACTION_FIELD } from '../../shared/actions.js'
 import type { ActionFields, ActionName } from '../../shared/route-table.js'
 import type { layouts } from '../../shared/routes.js'
@@ -34,6 +34,8 @@ function applyTheme(theme: Theme): void {
 export function ThemeChoice() {
   // Known only in the browser (see above): none is pressed until then.
   const [current, setCurrent] = useState<Theme>()
+  /** Counts choices: only the latest one's failure puts the colours back. */
+  const latest = useRef(0)
   useEffect(() => setCurrent(documentTheme(document.documentElement.dataset.theme) ?? 'system'), [])
 
   async function choose(event: FormEvent<HTMLFormElement>) {
@@ -42,6 +44,7 @@ export function ThemeChoice() {
     if (!isTheme(theme)) return // not one of ours: let the browser post it
     event.preventDefault()
     const before = current
+    const choice = ++latest.current
     applyTheme(theme)
     setCurrent(theme)
     try {
@@ -53,7 +56,7 @@ export function ThemeChoice() {
       })
       if (!response.ok) throw new Error(`the theme was not stored (${response.status})`)
     } catch (error) {
-      if (before) {
+      if (before && choice === latest.current) {
         applyTheme(before)
         setCurrent(before)
       }

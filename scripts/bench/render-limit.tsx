@@ -16,7 +16,7 @@ const data = await appDefinition.serverPages.items.loader({
   response: { setCookie() {}, deleteCookie() {}, setHeader() {} },
   session: { get() {}, set() {}, end() {}, flash() {}, takeFlash: () => undefined },
 })
-const layoutData = await appDefinition.serverLayouts.items.loader({ searchParams: new URLSearchParams(), request: {} as never })
+const layoutData = await appDefinition.serverLayouts.items.loader({ request: {} as never })
 const page = {
   payload: {
     kind: 'page' as const,

@@ -20,7 +20,7 @@ import { digestOf } from '../../shared/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../shared/errors.js'
 import type { RouteMatch } from '../../shared/route-table.js'
 import { actionOwner, allowedMethods, type ActionOwner } from '../../shared/route-actions.js'
-import type { CanonicalLocation } from '../../shared/location.js'
+import { tidyPathname, type CanonicalLocation } from '../../shared/location.js'
 import type { FileFieldsDecl } from '../../shared/uploads.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { ActionHandler, AnyAppDefinition } from '../page-definition.js'
@@ -48,6 +48,8 @@ export interface ActionsPluginOptions {
 }
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
+const NO_PAGE = 'There is no page at this address.'
+const URLENCODED_ONLY = `Forms must be sent as ${FORM_TYPE}.`
 
 function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json')
@@ -101,7 +103,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
         return sendProblem(request, reply, 413, ErrorCode.BODY_TOO_LARGE, `Forms may be at most ${ACTION_BODY_LIMIT} bytes.`)
       case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-        return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Forms must be sent as ${FORM_TYPE}.`)
+        return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, URLENCODED_ONLY)
     }
     if (statusOf(error) < 500) {
       const refusal = refusalOf(error)
@@ -128,9 +130,12 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     async function runAction(request: FastifyRequest, reply: FastifyReply) {
       const location = locationOfTarget(request.url)
       if (!location) return sendProblem(request, reply, 400, MALFORMED_URL.code, MALFORMED_URL.message)
+      // A form is on a tidy path (a GET of an untidy one redirects): nothing to run here,
+      // and no answer could go back to it.
+      if (tidyPathname(location.pathname) !== location.pathname) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
       const multipart = request.isMultipart()
       if (!multipart && !(request.body instanceof URLSearchParams)) {
-        return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Forms must be sent as ${FORM_TYPE}.`)
+        return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, URLENCODED_ONLY)
       }
       const view = pages.view()
       const { definition } = view
@@ -139,7 +144,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       const match = definition.router.match(location.pathname)
       const allow = allowedMethods(definition.router, match?.id)
       if (!allow.includes('POST')) {
-        if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
+        if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
         reply.header('allow', allow)
         return sendProblem(request, reply, 405, ErrorCode.METHOD_NOT_ALLOWED, 'This page has no actions to post to.')
       }
@@ -149,7 +154,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       if (multipart) {
         // Only a page whose actions take files reads multipart: for the others it is refused unread.
         if (Object.keys(match?.route.files ?? {}).length === 0) {
-          return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, `Forms must be sent as ${FORM_TYPE}.`)
+          return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, URLENCODED_ONLY)
         }
         try {
           form = await receiveMultipart(request, {
@@ -225,7 +230,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       await release()
       response.applyTo(reply)
       if (isRedirect(error)) return answerSuccess(request, reply, error.location)
-      if (isNotFound(error)) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, 'There is no page at this address.')
+      if (isNotFound(error)) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
       if (isHttpError(error) && error.status < 500) {
         return sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
       }

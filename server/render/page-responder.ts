@@ -139,7 +139,6 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
 
   async function sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
     const page = await readyPage(view, payload)
-    const render = pageRender(view, page, location, reply.cspNonce, themeOf(reply.request))
     const cacheable = mayCache(payload)
     const streamed = isStreamed(view, payload)
     // A static route's page is rendered once, with a placeholder for the nonce, and kept.
@@ -153,6 +152,9 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       return sendStaticPage(reply.request, reply, cached)
     }
     const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
+    // A shared answer with the visitor's theme on <html>: a shared cache must key on the cookie.
+    if (cacheable) reply.header('vary', 'Cookie')
+    const render = pageRender(view, page, location, reply.cspNonce, themeOf(reply.request))
     if (streamed) {
       const aborted = new AbortController()
       reply.raw.on('close', () => {

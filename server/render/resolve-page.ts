@@ -94,38 +94,36 @@ export async function resolvePage(
   const response = perRequest ? collectResponse(request) : undefined
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   const searchParams = new URLSearchParams(search)
-  const requestContext = response
-    ? { searchParams, request, cookies: response.cookies, response: response.control, session: response.session }
-    : { searchParams, request }
+  const perRequestContext = response ? { cookies: response.cookies, response: response.control, session: response.session } : {}
   const held = match?.route.mode === 'dynamic' ? options.held : undefined
 
   // Every loader at once (layouts and page): the slowest decides how long it takes, not their sum.
   const layoutJobs = chain.map((layout) => {
     const loader = definition.serverLayouts[layout.id]?.loader
     if (!loader || held?.has(layout.id)) return undefined
-    return settle(() => loader((layout.mode === 'dynamic' ? requestContext : { searchParams, request }) as never))
+    return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext } : { request }) as never))
   })
   const pageJob = match
     ? settle(() =>
         // The route's type decides what its loader may use; here, any route is served.
-        definition.serverPages[match.id]!.loader({ ...requestContext, params: match.params } as never),
+        definition.serverPages[match.id]!.loader({ params: match.params, searchParams, request, ...perRequestContext } as never),
       )
     : undefined
   const layoutResults = await Promise.all(layoutJobs)
   const pageResult = await pageJob
 
   const layouts: Record<string, unknown> = {}
+  const inRoute = routeId !== undefined ? { routeId } : {}
   for (const [i, layout] of chain.entries()) {
     const result = layoutResults[i]
     if (!result) continue
     if (!result.ok) {
-      const placement = { ...(routeId !== undefined ? { routeId } : {}), failedLayout: layout.id, ...withLayouts(layouts) }
-      return withResponse(failure(result.error, resolveContext, request, { ...(routeId !== undefined ? { routeId } : {}), layoutId: layout.id }, placement))
+      return withResponse(failure(result.error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...withLayouts(layouts) }))
     }
     layouts[layout.id] = result.value
   }
   if (!match || !pageResult) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...withLayouts(layouts) } })
-  if (!pageResult.ok) return withResponse(failure(pageResult.error, resolveContext, request, { routeId: match.id }, { routeId: match.id, ...withLayouts(layouts) }))
+  if (!pageResult.ok) return withResponse(failure(pageResult.error, resolveContext, request, { ...inRoute, ...withLayouts(layouts) }))
   const payload: PagePayload = {
     kind: 'page',
     status: 200,
@@ -141,24 +139,30 @@ export async function resolvePage(
 
 /** `{ layouts }` when any layout data was loaded; nothing otherwise (most payloads of an app without layout data). */
 function withLayouts(layouts: Record<string, unknown>): { layouts?: LayoutData } {
-  for (const _ in layouts) return { layouts }
-  return {}
+  return Object.keys(layouts).length > 0 ? { layouts } : {}
 }
 
-/** Where a failure is shown: inside which layouts, with whose boundaries. */
+/**
+ * Where a failure is shown, which also says which loader failed: the layout named by
+ * `failedLayout`, else the page of `routeId`.
+ */
 type Placement = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts'>
 
-/** A loader's thrown value as the outcome of the page: a redirect, the not-found screen or the error screen. */
 /** Which loader failed, for the log line and the report. */
 interface FailureSource {
   readonly routeId?: string
   readonly layoutId?: string
 }
 
-function failure(error: unknown, context: ResolveContext, request: FastifyRequest, source: FailureSource, placement: Placement): Resolution {
+/** A loader's thrown value as the outcome of the page: a redirect, the not-found screen or the error screen. */
+function failure(error: unknown, context: ResolveContext, request: FastifyRequest, placement: Placement): Resolution {
   const { buildId } = context
   if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) }
   if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...placement } }
+  const source: FailureSource = {
+    ...(placement.routeId !== undefined ? { routeId: placement.routeId } : {}),
+    ...(placement.failedLayout !== undefined ? { layoutId: placement.failedLayout } : {}),
+  }
   return { kind: 'screen', payload: { ...errorPayload(error, context, request, source), ...placement } }
 }
 

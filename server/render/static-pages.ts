@@ -56,6 +56,7 @@ export class StaticCache<Entry> {
  * the visitor's theme on `<html>` and this response's nonce.
  */
 export function documentFor(template: string, theme: 'light' | 'dark' | undefined, nonce: string): string {
+  if (!template.startsWith(DOCUMENT_START)) throw new Error('A cached page does not start the way every document does')
   const themed = theme ? DOCUMENT_START + themeAttribute(theme) + template.slice(DOCUMENT_START.length) : template
   return themed.replaceAll(NONCE_PLACEHOLDER, nonce)
 }

@@ -5,11 +5,14 @@
  * table's rules checked at start-up.
  */
 import t from 'tap'
-import { createTestApp } from '../helpers/app.js'
+import { createTestApp, testConfig } from '../helpers/app.js'
 import { shelfLoads } from '../fixtures/app/server.js'
 import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
-import { checkLayoutRules } from '../../shared/layout-rules.js'
+import { Writable } from 'node:stream'
+import { buildApp } from '../../server/app.js'
+import { buildFor } from '../helpers/build.js'
+import { fixtureDefinition } from '../fixtures/app/server.js'
 import { createRouter, layout, route, type LayoutTable, type RouteTable } from '../../shared/route-table.js'
 
 const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
@@ -43,7 +46,10 @@ t.test('layouts in the fixture application', async (t) => {
     t.equal(held.json().layouts, undefined, 'held: left out')
     t.equal(held.json().data.text, 'Shelf item two')
     t.equal(shelfLoads.count, before + 1, "the held layout's loader did not run")
-    for (const header of ['root, nonsense', ',,,', 'x'.repeat(5000), 'shelf'.repeat(100)]) {
+    const catalog = await app.inject({ url: '/_data/catalog', headers: { [LAYOUTS_HELD_HEADER]: 'catalog' } })
+    t.same(catalog.json().layouts, { catalog: { loads: 1 } }, "a static page's answer is shared: always whole")
+    t.equal(catalog.headers['cache-control'], 'public, max-age=300')
+    for (const header of ['root, nonsense', ',,,', 'x'.repeat(5000), 'shelf'.repeat(100), 'catalog']) {
       const res = await app.inject({ url: '/_data/shelf/two', headers: { [LAYOUTS_HELD_HEADER]: header } })
       t.equal(res.statusCode, 200, `held ${JSON.stringify(header.slice(0, 20))}: a hint, never an error`)
       t.ok(res.json().layouts.shelf, 'the shelf data comes when the header does not name it')
@@ -72,16 +78,18 @@ t.test('layouts in the fixture application', async (t) => {
   })
 
   t.test("a layout's failure renders inside its parent: the root's fallbacks, with their exact texts", async (t) => {
-    const failed = await app.inject('/shelf/one?shelf=fail')
+    const failed = await app.inject({ url: '/shelf/one', headers: { cookie: 'shelf=fail' } })
     t.equal(failed.statusCode, 500)
     t.notMatch(failed.body, '<aside aria-label="Shelf">', 'the failed layout is not rendered')
     t.match(failed.body, /<header class="fixture-header">[^]*<main id="main"[^>]*><section class="status-page"><h1>([^<]+)<\/h1>/)
     t.match(failed.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
     const digest = text(failed.body, /Digest: ([0-9a-z]+)/)
     t.ok(logs.some((line) => line.msg === 'loader failed' && line.digest === digest && line.layoutId === 'shelf'), 'logged with the layout')
-    t.match(bootstrap(failed.body), { kind: 'error', failedLayout: 'shelf', routeId: 'shelf-item' })
+    const payload = bootstrap(failed.body)
+    t.match(payload, { kind: 'error', failedLayout: 'shelf', routeId: 'shelf-item' })
+    t.equal(payload.layouts, undefined, 'no data for the layout that failed')
 
-    const missing = await app.inject('/shelf/one?shelf=missing')
+    const missing = await app.inject({ url: '/shelf/one', headers: { cookie: 'shelf=missing' } })
     t.equal(missing.statusCode, 404)
     t.match(missing.body, '<h1>404: This page could not be found.</h1>', "the root's not-found text")
     t.notMatch(missing.body, 'Nothing on the shelf', "not the failed layout's own component")
@@ -109,10 +117,14 @@ t.test('layouts in the fixture application', async (t) => {
 })
 
 t.test('the layout table is checked when the app is built', async (t) => {
+  const build = await buildFor('fixture')
+  const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
+  // buildApp with the fixture app's pages and a router made from the tables under test.
   const createRouterChecked = (routes: RouteTable, layouts?: LayoutTable) => {
-    if (layouts) checkLayoutRules(routes, layouts)
-    else checkLayoutRules(routes, {})
-    return createRouter(routes, layouts)
+    const router = createRouter(routes, layouts)
+    const app = buildApp(testConfig(build.clientDir), { logStream: quiet, definition: { ...fixtureDefinition, router } as never })
+    t.teardown(() => app.close())
+    return router
   }
   const root = layout()({ id: 'root', mode: 'static' })
   const live = layout<{ n: number }>()({ id: 'live', mode: 'dynamic', parent: root })

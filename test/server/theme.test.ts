@@ -61,6 +61,9 @@ t.test('the theme choice', async (t) => {
     const switched = await app.inject({ url: '/about', headers: { cookie: 'theme=light', 'if-none-match': String(dark.headers.etag) } })
     t.equal(switched.statusCode, 200, 'after a switch the document comes again')
     t.equal(htmlTag(switched.body), '<html lang="en" data-theme="light">')
-    t.match(dark.body, /<script type="module" src="[^"]+" nonce="([^"]+)">/, 'the cached document still gets its nonce')
+    const nonce = /script-src[^;]*'nonce-([^']+)'/.exec(String(dark.headers['content-security-policy']))![1]!
+    t.match(dark.body, `<script type="module" src="/assets/`, 'the entry script')
+    t.match(dark.body, new RegExp(`<script type="module" src="[^"]+" nonce="${nonce}">`), "the cached document gets this response's nonce")
+    t.notMatch(dark.body, 'nonce-placeholder', 'no placeholder left')
   })
 })

@@ -50,6 +50,10 @@ export function misuses() {
     loader: ({ params }) => ({ lists: [{ id: Number(params.id), title: '' }] }),
   })
   defineServerLayout(layouts.items, {
+    // @ts-expect-error: ...nor the query: the browser keeps it for pages of any URL
+    loader: ({ searchParams }) => ({ lists: [{ id: Number(searchParams), title: '' }] }),
+  })
+  defineServerLayout(layouts.items, {
     // @ts-expect-error: a static layout's loader gets no cookies
     loader: ({ cookies }) => ({ lists: [{ id: 1, title: String(cookies) }] }),
   })
