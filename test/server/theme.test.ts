@@ -4,14 +4,23 @@
  * the first byte, static pages served from memory included.
  */
 import t from 'tap'
-import { createTestApp } from '../helpers/app.js'
-import { setCookies } from '../helpers/cookies.js'
+import { listenTestApp } from '../helpers/app.js'
+import { rawRequest } from '../helpers/raw-http.js'
 
 const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
+import { setCookies } from '../helpers/cookies.js'
+
+
 const htmlTag = (body: string) => /^<!DOCTYPE html>(<html[^>]*>)/.exec(body)?.[1]
 
 t.test('the theme choice', async (t) => {
-  const { app } = await createTestApp(t)
+  const { app, origin } = await listenTestApp(t)
+  /** A form post as the browser sends it, over a socket (app.inject would tidy the path). */
+  const rawPost = (target: string, body: string) =>
+    rawRequest(
+      origin,
+      `POST ${target} HTTP/1.1\r\nHost: ${new URL(origin).host}\r\nOrigin: ${origin}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+    )
 
   t.test('the action stores a choice in a cookie and goes back to the page it was posted from', async (t) => {
     const dark = await app.inject({ method: 'POST', url: '/about', headers: FORM, payload: '_action=theme&theme=dark' })
@@ -35,6 +44,10 @@ t.test('the theme choice', async (t) => {
     t.equal(bad.statusCode, 422)
     t.same(bad.json().fieldErrors, { theme: 'Choose light, dark or system.' })
     t.same(setCookies(bad), [], 'nothing stored')
+
+    const untidy = await rawPost('/about/', '_action=theme&theme=dark')
+    t.equal(untidy.status, 404, 'a post to an untidy path runs nothing')
+    t.equal(untidy.headers['set-cookie'], undefined)
 
     const crossSite = await app.inject({ method: 'POST', url: '/about', headers: { ...FORM, origin: 'https://evil.example' }, payload: '_action=theme&theme=dark' })
     t.equal(crossSite.statusCode, 403, 'another site cannot change it')
