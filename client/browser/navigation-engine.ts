@@ -47,6 +47,13 @@ export interface NavigationEngineOptions {
   readonly store: PageStore
   /** A full document load; `location.assign` in the browser. */
   readonly hardNavigate: (url: string) => void
+  /**
+   * Hands the engine's popstate listener to a relay that runs before wouter's: the
+   * arrival must be known before the page for the new location renders, and wouter
+   * subscribes while hydrating, before the engine exists (start.tsx registers the relay
+   * first).
+   */
+  readonly listenToPopState: (listener: (event: PopStateEvent) => void) => void
 }
 
 export class NavigationEngine implements AppNavigation {
@@ -61,7 +68,7 @@ export class NavigationEngine implements AppNavigation {
   /** The page on screen: its location key and what kind of page it is. */
   #shown: { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined
 
-  constructor({ store, hardNavigate }: NavigationEngineOptions) {
+  constructor({ store, hardNavigate, listenToPopState }: NavigationEngineOptions) {
     this.#store = store
     this.#hardNavigate = hardNavigate
     this.#loading = new NavigationLoading({
@@ -80,9 +87,7 @@ export class NavigationEngine implements AppNavigation {
     history.scrollRestoration = 'manual'
     this.#arrival = new Arrival(entryOf(history.state))
     history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.entry }, '')
-    // Registered before wouter subscribes (it does so while hydrating), so the arrival
-    // is known before the page for the new location renders.
-    window.addEventListener('popstate', this.#onPopState)
+    listenToPopState(this.#onPopState)
   }
 
   subscribe = (onChange: () => void): (() => void) => this.#status.subscribe(onChange)

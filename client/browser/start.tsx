@@ -2,6 +2,11 @@
  * Starts the app in the browser: reads the first page's payload from the HTML, makes
  * sure its route chunk is loaded (it is preloaded, so this is quick), and hydrates the
  * same tree the server rendered.
+ *
+ * The navigation engine (client-side navigation with loading first, scroll and focus,
+ * prefetching) is not needed to hydrate: its chunk starts loading with hydration and
+ * is attached right after, off the first load's critical path. Until then a link
+ * still navigates (wouter's own way: the URL first, the page as soon as it is loaded).
  */
 import { hydrateRoot } from 'react-dom/client'
 import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../shared/constants.js'
@@ -13,7 +18,7 @@ import type { LayoutTable, Router, RouteTable } from '../../shared/route-table.j
 import { AppRoot } from '../app/app-root.js'
 import type { LayoutModules, PageImports } from '../page-module.js'
 import { LayoutData } from './layout-data.js'
-import { NavigationEngine } from './navigation-engine.js'
+import type { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'
 import { PageStore } from './page-store.js'
 
@@ -51,24 +56,44 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
     onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
   })
   layoutData.complete(payload, new Map(), Date.now())
+  const engineChunk = import('./navigation-engine.js') // loads while the page hydrates
+  // Registered before hydration, so before wouter's: the engine's listener, once attached, runs first.
+  let onPopState: ((event: PopStateEvent) => void) | undefined
+  window.addEventListener('popstate', (event) => onPopState?.(event))
   const module = payload.routeId !== undefined ? await modules.load(payload.routeId) : undefined
   store.set(locationKey(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) })
 
-  // Created before hydration: its popstate listener must come before wouter's.
-  const navigation = new NavigationEngine({ store, hardNavigate })
-  const onHydrated = () => {
-    markHydrated()
-    // Off the critical path: the SDK's chunk loads once the page is interactive.
-    if (!monitoring) return
-    const patternOf = (key: string) => app.router.match(key.split('?', 1)[0]!)?.route.pattern
-    void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, { navigation, patternOf }))
-  }
-  hydrateRoot(container, <AppRoot source={store} layouts={{ router: app.router, modules: app.layouts }} navigation={navigation} onHydrated={onHydrated} />, {
-    onCaughtError(error, info) {
-      console.error(error) // the error page tells the user to look here
-      reportCaughtError(error, info.componentStack)
+  const layouts = { router: app.router, modules: app.layouts }
+  const tree = (navigation: NavigationEngine | undefined, onCommitted: () => void) => (
+    <AppRoot source={store} layouts={layouts} navigation={navigation} onHydrated={onCommitted} />
+  )
+  let hydrated!: () => void
+  const hydration = new Promise<void>((resolve) => (hydrated = resolve))
+  const root = hydrateRoot(
+    container,
+    tree(undefined, () => {
+      performance.mark('app:hydrated') // what `npm run bench` reads as hydration time
+      hydrated()
+    }),
+    {
+      onCaughtError(error, info) {
+        console.error(error) // the error page tells the user to look here
+        reportCaughtError(error, info.componentStack)
+      },
     },
-  })
+  )
+
+  const [{ NavigationEngine }] = await Promise.all([engineChunk, hydration])
+  const navigation = new NavigationEngine({ store, hardNavigate, listenToPopState: (listener) => (onPopState = listener) })
+  root.render(
+    tree(navigation, () => {
+      markInteractive()
+      // Off the critical path: the SDK's chunk loads once the page is interactive.
+      if (!monitoring) return
+      const patternOf = (key: string) => app.router.match(key.split('?', 1)[0]!)?.route.pattern
+      void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, { navigation, patternOf }))
+    }),
+  )
 }
 
 function readMonitoringConfig(): BrowserMonitoringConfig | undefined {
@@ -77,10 +102,10 @@ function readMonitoringConfig(): BrowserMonitoringConfig | undefined {
 }
 
 /**
- * `<html data-hydrated>` says the page is interactive: browser tests wait on it, and
- * work that must not delay hydration (monitoring) can start from here.
+ * `<html data-hydrated>` says the page is interactive, its navigation engine attached:
+ * browser tests wait on it, and work that must not delay hydration (monitoring) starts
+ * from here.
  */
-function markHydrated(): void {
+function markInteractive(): void {
   document.documentElement.dataset.hydrated = 'true'
-  performance.mark('app:hydrated') // what `npm run bench` reads as hydration time
 }
