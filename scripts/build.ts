@@ -3,6 +3,8 @@
  * - client: ESM, one chunk per page (each route's dynamic import), content-hashed
  *   names, minified, external source maps (kept for monitoring, not served); the
  *   metafile becomes manifest.json, which tells the server what to preload per route.
+ *   Beside every script and stylesheet, `.br` (quality 11) and `.gz` (level 9): the
+ *   server sends them as they are (server/compression.ts).
  * - server: one ESM bundle with node_modules left external, plus a two-line launcher
  *   (dist/server/main.js) that sets NODE_ENV before React is first imported.
  *
@@ -10,7 +12,9 @@
  * `buildClient` to build fixture apps.
  */
 import { createHash } from 'node:crypto'
-import { mkdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
+import zlib from 'node:zlib'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
@@ -55,7 +59,24 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
   })
   const manifest = manifestFrom(result.metafile, options, assetsDir)
   await writeFile(path.join(options.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2))
+  await precompress(Object.keys(result.metafile.outputs).filter((file) => /\.(js|css)$/.test(file)))
   return manifest
+}
+
+/** Writes `<file>.br` and `<file>.gz` beside each file, at the best levels: done once, sent many times. */
+async function precompress(files: readonly string[]): Promise<void> {
+  const brotli = promisify(zlib.brotliCompress)
+  const gzip = promisify(zlib.gzip)
+  await Promise.all(
+    files.map(async (file) => {
+      const absolute = path.resolve(projectRoot, file)
+      const content = await readFile(absolute)
+      await Promise.all([
+        writeFile(`${absolute}.br`, await brotli(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY } })),
+        writeFile(`${absolute}.gz`, await gzip(content, { level: zlib.constants.Z_BEST_COMPRESSION })),
+      ])
+    }),
+  )
 }
 
 function manifestFrom(metafile: esbuild.Metafile, options: ClientBuildOptions, assetsDir: string): BuildManifest {

@@ -21,6 +21,9 @@ import { appDefinition } from './pages/index.js'
 import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
 import fastifyCookie from '@fastify/cookie'
+import fastifyCompress from '@fastify/compress'
+import zlib from 'node:zlib'
+import { COMPRESSION_THRESHOLD_BYTES, DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL } from './compression.js'
 import fastifySecureSession from '@fastify/secure-session'
 import { SESSION_COOKIE, SESSION_MAX_AGE_S, sessionKeys, UNSET_SECRET_WARNING, type SessionCodec } from './session.js'
 import actionsPlugin from './plugins/actions.js'
@@ -197,6 +200,19 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     sessionCodec.encode = (session) => scope.encodeSecureSession(session as never)
   })
   app.register(securityPlugin, { development: development !== undefined })
+  // HTML, page data and JSON compressed per answer (server/compression.ts); assets come
+  // compressed from the build, static pages are compressed once. Never in development.
+  const compression = config.compression && !development
+  if (compression) {
+    app.register(fastifyCompress, {
+      encodings: ['br', 'gzip'],
+      threshold: COMPRESSION_THRESHOLD_BYTES,
+      brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } },
+      zlibOptions: { level: DYNAMIC_GZIP_LEVEL },
+      // Request bodies are taken as sent: no form or envelope arrives compressed.
+      globalDecompression: false,
+    })
+  }
   app.register(tunnelPlugin, {
     prefix: TUNNEL_PATH,
     allowedDsns: config.monitoring.allowedDsns,
@@ -206,7 +222,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   })
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   if (!development) {
-    app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets') })
+    app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets'), compression })
   }
   const { dsn } = config.monitoring
   const definition = options.definition ?? appDefinition
@@ -215,6 +231,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   const pages = createPageResponder({
     view: development?.view ?? constant(appView(definition)),
     development: development !== undefined,
+    compression,
     manifest,
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
     // Exactly what the browser SDK needs, nothing more of the server's configuration.

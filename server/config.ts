@@ -45,6 +45,8 @@ export interface AppConfig {
   readonly uploadDir: string
   /** UPLOAD_MAX_BYTES: the most bytes one form with files may have in all, whatever its fields allow. */
   readonly uploadMaxBytes: number
+  /** COMPRESSION: `on` (the default) compresses answers in the process; `off` leaves it to a proxy in front. */
+  readonly compression: boolean
 }
 
 export interface MonitoringConfig {
@@ -250,5 +252,15 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
     uploadDir: env.UPLOAD_DIR ? parseUploadDir('UPLOAD_DIR', env.UPLOAD_DIR) : tmpdir(),
     uploadMaxBytes: parseBytes('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_MAX_BYTES),
+    compression: parseSwitch('COMPRESSION', env.COMPRESSION, true),
   }
+}
+
+/** `on` or `off` (also `true`/`false`, `1`/`0`); unset: the default. */
+function parseSwitch(name: string, value: string | undefined, fallback: boolean): boolean {
+  if (value === undefined || value === '') return fallback
+  const normal = value.trim().toLowerCase()
+  if (['on', 'true', '1'].includes(normal)) return true
+  if (['off', 'false', '0'].includes(normal)) return false
+  throw new ConfigError(name, `must be "on" or "off", got "${value}"`)
 }

@@ -55,3 +55,9 @@ export const SCRIPTLESS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-permitted-cross-domain-policies': 'none',
   'x-xss-protection': '0',
 }
+
+/**
+ * The CSP of a static page, sent to everyone as the same bytes: no nonce (it has no
+ * inline script, and its scripts come from this origin, which `'self'` allows).
+ */
+export const STATIC_PAGE_CSP = cspHeader(CSP_DIRECTIVES)

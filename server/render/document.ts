@@ -32,9 +32,11 @@ export function themeAttribute(theme: 'light' | 'dark' | undefined): string {
 export function renderDocumentHead(render: PageRender): string {
   const { manifest, page } = render
   const { payload } = page
-  const nonce = escapeHtml(render.nonce.script)
+  // A static page is sent to everyone as it is, so it has no nonce: it needs none (no
+  // inline script; its scripts come from this origin, which the CSP allows).
+  const nonceAttribute = render.nonce ? ` nonce="${escapeHtml(render.nonce.script)}"` : ''
   const preloads = preloadsFor(manifest, payload.kind === 'page' ? payload.routeId : undefined)
-    .map((file) => `<link rel="modulepreload" href="${escapeHtml(file)}" nonce="${nonce}">`)
+    .map((file) => `<link rel="modulepreload" href="${escapeHtml(file)}"${nonceAttribute}>`)
     .join('')
   const styles = manifest.css.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('')
   return (
@@ -49,13 +51,15 @@ export function renderDocumentHead(render: PageRender): string {
     // An empty icon: no /favicon.ico request, so no 404 in the console.
     '<link rel="icon" href="data:,">' +
     styles +
-    (manifest.devScripts && render.development ? developmentScripts(manifest.devScripts, nonce, escapeHtml(render.nonce.style)) : '') +
-    preloads +
-    `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(payload)}</script>` +
-    (render.monitoring
-      ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}" nonce="${nonce}">${serializeForScript(render.monitoring)}</script>`
+    (manifest.devScripts && render.development && render.nonce
+      ? developmentScripts(manifest.devScripts, escapeHtml(render.nonce.script), escapeHtml(render.nonce.style))
       : '') +
-    `<script type="module" src="${escapeHtml(manifest.entry.file)}" nonce="${nonce}"></script>` +
+    preloads +
+    `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(payload)}</script>` +
+    (render.monitoring
+      ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(render.monitoring)}</script>`
+      : '') +
+    `<script type="module" src="${escapeHtml(manifest.entry.file)}"${nonceAttribute}></script>` +
     `</head><body><div id="${ROOT_ELEMENT_ID}">`
   )
 }

@@ -30,7 +30,10 @@ import { renderShellErrorDocument } from './document.js'
 import type { PageRender } from './render-page.js'
 import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type ResolveOptions } from './resolve-page.js'
 import { originForm } from '../../shared/location.js'
-import { documentFor, NONCE_PLACEHOLDER, StaticCache, themedEtag, type StaticData, type StaticPage } from './static-pages.js'
+import { documentFor, encodedDocumentFor, StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
+import { compressingStream, negotiateEncoding } from '../compression.js'
+import { STATIC_PAGE_CSP } from '../security-headers.js'
+import { pipeline } from 'node:stream'
 import { documentTheme, THEME_COOKIE } from '../../shared/theme.js'
 
 export interface PageResponderOptions {
@@ -44,6 +47,8 @@ export interface PageResponderOptions {
   readonly development: boolean
   /** A streamed render still running after this long is aborted. */
   readonly renderTimeoutMs: number
+  /** Compress what goes out (COMPRESSION): static pages once, streamed pages as they stream. */
+  readonly compression: boolean
   /** The browser's monitoring config, written into every page; absent without SENTRY_DSN. */
   readonly monitoring?: BrowserMonitoringConfig
 }
@@ -123,12 +128,22 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
   }
 
+  /** The encoding to send `request` (none when compression is off or the client takes none). */
+  const encodingFor = (request: FastifyRequest) => (opts.compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined)
+
   function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
     const theme = themeOf(request)
-    // The theme cookie picks the document's colours: a shared cache must key on it.
-    reply.header('cache-control', STATIC_CACHE_CONTROL).header('vary', 'Cookie')
-    if (isNotModified(request, reply, themedEtag(page.etag, theme))) return reply.code(304).send()
-    return reply.code(200).type('text/html; charset=utf-8').send(documentFor(page.template, theme, reply.cspNonce.script))
+    const encoding = encodingFor(request)
+    // The theme cookie picks the document's colours and the client its encoding: a
+    // shared cache must key on both.
+    reply
+      .header('cache-control', STATIC_CACHE_CONTROL)
+      .header('vary', opts.compression ? 'Accept-Encoding, Cookie' : 'Cookie')
+      .header('content-security-policy', STATIC_PAGE_CSP)
+    if (isNotModified(request, reply, staticEtag(page.etag, theme, encoding))) return reply.code(304).send()
+    reply.code(200).type('text/html; charset=utf-8')
+    if (!encoding) return reply.send(documentFor(page, theme))
+    return reply.header('content-encoding', encoding).send(encodedDocumentFor(page, theme, encoding))
   }
 
   function sendStaticData(request: FastifyRequest, reply: FastifyReply, data: StaticData) {
@@ -143,10 +158,9 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     const streamed = isStreamed(view, payload)
     // A static route's page is rendered once, with a placeholder for the nonce, and kept.
     if (cacheable && !streamed) {
-      const placeholders = { script: NONCE_PLACEHOLDER, style: NONCE_PLACEHOLDER }
-      const result = view.renderer.renderWhole(pageRender(view, page, location, placeholders, undefined))
+      const result = view.renderer.renderWhole(pageRender(view, page, location, undefined, undefined))
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
-      const cached: StaticPage = { template: result.body, etag: etagFor('html', payload) }
+      const cached: StaticPage = { template: result.body, etag: etagFor('html', payload), encoded: new Map() }
       staticPages.set(location.key, cached)
       rememberData(location.key, payload) // the client's next navigation here needs no loader run either
       return sendStaticPage(reply.request, reply, cached)
@@ -168,7 +182,15 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
         },
       })
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
-      return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(result.body)
+      reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8')
+      const encoding = encodingFor(reply.request)
+      if (!encoding) return reply.send(result.body)
+      // Compressed here, each chunk flushed: the shell still goes out before the rest.
+      const compressed = compressingStream(encoding)
+      pipeline(result.body, compressed, () => {})
+      if (!reply.hasHeader('vary')) reply.header('vary', 'Accept-Encoding')
+      else reply.header('vary', `${String(reply.getHeader('vary'))}, Accept-Encoding`)
+      return reply.header('content-encoding', encoding).send(compressed)
     }
     const result = view.renderer.renderWhole(render)
     if (!result.ok) return sendRenderFailure(reply, payload, result.error)

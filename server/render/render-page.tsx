@@ -27,8 +27,11 @@ export interface PageRender {
   readonly page: ReadyPage
   /** The page's canonical location: what wouter renders and the key the browser finds it under. */
   readonly location: CanonicalLocation
-  /** This response's CSP nonces; `style` is used in development only (Vite's `<style>` tags). */
-  readonly nonce: { readonly script: string; readonly style: string }
+  /**
+   * This response's CSP nonces; `style` is used in development only (Vite's `<style>`
+   * tags). None for a static page, which is sent as it is to everyone.
+   */
+  readonly nonce: { readonly script: string; readonly style: string } | undefined
   readonly development: boolean
   /** The application's layouts around the page. */
   readonly layouts: LayoutSet
@@ -78,7 +81,7 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
       early = undefined
     }
     const { pipe, abort } = renderToPipeableStream(appElement(render), {
-      nonce: render.nonce.script,
+      ...(render.nonce ? { nonce: render.nonce.script } : {}),
       onShellReady() {
         // The head first, then React's HTML as it comes, and the tail once React ends.
         const body = new Transform({

@@ -1,24 +1,26 @@
 /**
  * Static routes rendered once, served from memory (docs/architecture.md, "Routes", "Page delivery"): their data does not
  * depend on the request, so the first answer for a URL serves every later request for
- * it until the process (the build) ends: the document, kept with a placeholder where
- * the CSP nonce goes (each response gets its own fresh nonce) and without the theme
- * (each response gets the visitor's, on `<html>`), and the page data,
- * kept serialized. Bounded: query strings make URLs unbounded, so the least recently
- * used entry goes first.
+ * it until the process (the build) ends: the document, kept without the theme (each
+ * response gets the visitor's, on `<html>`) and compressed once per theme and encoding
+ * on first use, and the page data, kept serialized. A static document carries no CSP
+ * nonce: it has no inline script, its scripts come from this origin (which the CSP
+ * allows), and so it is the same bytes for everyone (decision 016). Bounded: query
+ * strings make URLs unbounded, so the least recently used entry goes first.
  */
-import { randomBytes } from 'node:crypto'
+import { compressOnce, type Encoding } from '../compression.js'
 import { DOCUMENT_START, themeAttribute } from './document.js'
 
-/** Stands for the nonce in a cached document; random per process, so no page can contain it by chance. */
-export const NONCE_PLACEHOLDER = `nonce-placeholder-${randomBytes(12).toString('hex')}`
+type Theme = 'light' | 'dark' | undefined
 
 const MAX_ENTRIES = 500
 
 export interface StaticPage {
-  /** The whole document, with NONCE_PLACEHOLDER where the nonce goes. */
+  /** The whole document, without a theme on `<html>`. */
   readonly template: string
   readonly etag: string
+  /** Compressed documents, by theme and encoding, made on first use. */
+  readonly encoded: Map<string, Buffer>
 }
 
 /** A static page's data as the page-data endpoint sends it. */
@@ -51,17 +53,26 @@ export class StaticCache<Entry> {
   }
 }
 
-/**
- * The document for one response: the cached template (rendered without a theme) with
- * the visitor's theme on `<html>` and this response's nonce.
- */
-export function documentFor(template: string, theme: 'light' | 'dark' | undefined, nonce: string): string {
+/** The document for one response: the cached template with the visitor's theme on `<html>`. */
+export function documentFor(page: StaticPage, theme: Theme): string {
+  const { template } = page
   if (!template.startsWith(DOCUMENT_START)) throw new Error('A cached page does not start the way every document does')
-  const themed = theme ? DOCUMENT_START + themeAttribute(theme) + template.slice(DOCUMENT_START.length) : template
-  return themed.replaceAll(NONCE_PLACEHOLDER, nonce)
+  return theme ? DOCUMENT_START + themeAttribute(theme) + template.slice(DOCUMENT_START.length) : template
 }
 
-/** A cached page's ETag for one theme: each theme's document is a representation of its own. */
-export function themedEtag(etag: string, theme: 'light' | 'dark' | undefined): string {
-  return theme ? `${etag.slice(0, -1)}-${theme}"` : etag
+/** The document for one theme, compressed (once: later calls get the same bytes). */
+export function encodedDocumentFor(page: StaticPage, theme: Theme, encoding: Encoding): Buffer {
+  const key = `${theme ?? 'system'} ${encoding}`
+  let body = page.encoded.get(key)
+  if (!body) {
+    body = compressOnce(documentFor(page, theme), encoding)
+    page.encoded.set(key, body)
+  }
+  return body
+}
+
+/** A cached page's ETag for one theme and encoding: each is a representation of its own. */
+export function staticEtag(etag: string, theme: Theme, encoding: Encoding | undefined): string {
+  const suffix = [theme, encoding].filter(Boolean).join('-')
+  return suffix ? `${etag.slice(0, -1)}-${suffix}"` : etag
 }

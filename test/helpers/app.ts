@@ -45,6 +45,7 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     shutdownGraceMs: 1_000,
     uploadDir: tmpdir(),
     uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
+    compression: true,
     ...overrides,
   }
 }

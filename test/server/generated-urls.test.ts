@@ -9,7 +9,7 @@ import { createTestApp } from '../helpers/app.js'
 import { productionUrl } from '../helpers/generated-urls.js'
 
 function bootstrapOf(html: string): any {
-  const match = /<script type="application\/json" id="__page_data" nonce="[^"]+">([^]*?)<\/script>/.exec(html)
+  const match = /<script type="application\/json" id="__page_data"(?: nonce="[^"]+")?>([^]*?)<\/script>/.exec(html)
   return match ? JSON.parse(match[1]!) : undefined
 }
 

@@ -7,7 +7,7 @@ const SERVER_ERROR_TEXT =
 
 /** The JSON in the page's bootstrap script, parsed as the browser would. */
 function bootstrapOf(html: string): any {
-  const match = /<script type="application\/json" id="__page_data" nonce="[^"]+">([^]*?)<\/script>/.exec(html)
+  const match = /<script type="application\/json" id="__page_data"(?: nonce="[^"]+")?>([^]*?)<\/script>/.exec(html)
   if (!match) throw new Error('no bootstrap script in the page')
   return JSON.parse(match[1]!)
 }

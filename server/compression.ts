@@ -1,0 +1,61 @@
+/**
+ * Compression of what the process sends (docs/decisions/016-compression.md): the
+ * encodings it offers and how hard each works, chosen by measurement, in one place.
+ * - Dynamic HTML and JSON: @fastify/compress (registered in app.ts) with the levels
+ *   below, fast enough to keep at least 0.8 of the uncompressed throughput.
+ * - Static pages: compressed once per theme and encoding at the best level, kept.
+ * - Streamed pages: compressed as they stream, each chunk flushed, so the shell still
+ *   goes out before the rest is rendered.
+ * - Assets: compressed by the build (`.br` at quality 11, `.gz` at level 9) and served
+ *   as they are by @fastify/static.
+ */
+import zlib from 'node:zlib'
+import type { Transform } from 'node:stream'
+
+export type Encoding = 'br' | 'gzip'
+
+/** Per response: brotli quality 3 and gzip level 4 (the measured trade-off, see the decision). */
+export const DYNAMIC_BROTLI_QUALITY = 3
+export const DYNAMIC_GZIP_LEVEL = 4
+
+/** Answers smaller than this are sent as they are: the encoding would cost more than it saves. */
+export const COMPRESSION_THRESHOLD_BYTES = 1024
+
+/**
+ * The encoding to send for an Accept-Encoding header: brotli, else gzip, when the client
+ * accepts it (`q` above 0, by name or `*`); undefined for none. Malformed parts are ignored.
+ */
+export function negotiateEncoding(acceptEncoding: string | string[] | undefined): Encoding | undefined {
+  if (acceptEncoding === undefined) return undefined
+  const weights = new Map<string, number>()
+  for (const part of (Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';')
+    if (!name) continue
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
+    const weight = q === undefined ? 1 : Number(q)
+    if (!Number.isNaN(weight)) weights.set(name, weight)
+  }
+  const accepts = (name: Encoding) => (weights.get(name) ?? weights.get('*') ?? 0) > 0
+  if (accepts('br')) return 'br'
+  if (accepts('gzip')) return 'gzip'
+  return undefined
+}
+
+/** A document compressed once, to be sent many times: the best level, whatever it costs. */
+export function compressOnce(body: string | Buffer, encoding: Encoding): Buffer {
+  return encoding === 'br'
+    ? zlib.brotliCompressSync(body, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) },
+      })
+    : zlib.gzipSync(body, { level: zlib.constants.Z_BEST_COMPRESSION })
+}
+
+/** A compressing stream that flushes after every chunk: what arrives goes out at once. */
+export function compressingStream(encoding: Encoding): Transform {
+  return encoding === 'br'
+    ? zlib.createBrotliCompress({
+        flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY },
+      })
+    : zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, level: DYNAMIC_GZIP_LEVEL })
+}

@@ -1,0 +1,125 @@
+/**
+ * Compression as a client sees it: assets as the build compressed them, static pages
+ * compressed once, dynamic HTML and JSON per answer, streamed pages as they stream (the
+ * shell still first), each with `Vary`; nothing with COMPRESSION=off.
+ */
+import { request } from 'node:http'
+import { readFile } from 'node:fs/promises'
+import path from 'node:path'
+import zlib from 'node:zlib'
+import t from 'tap'
+import { negotiateEncoding } from '../../server/compression.js'
+import { createTestApp, listenTestApp } from '../helpers/app.js'
+import { waitUntil } from '../helpers/wait.js'
+import { streamGate } from '../fixtures/app/stream-gate.js'
+
+const decode = (encoding: unknown, body: Buffer) =>
+  encoding === 'br' ? zlib.brotliDecompressSync(body).toString() : encoding === 'gzip' ? zlib.gunzipSync(body).toString() : body.toString()
+
+t.test('the encoding a client gets from its Accept-Encoding', async (t) => {
+  const cases: Array<[string | undefined, string | undefined]> = [
+    [undefined, undefined],
+    ['', undefined],
+    ['gzip, deflate, br', 'br'],
+    ['gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['BR;Q=0.5', 'br'],
+    ['*', 'br'],
+    ['*;q=0, gzip', 'gzip'],
+    ['identity', undefined],
+    ['deflate', undefined],
+    ['br;q=nonsense, gzip;q=0', 'br'],
+    [';;,,,', undefined],
+  ]
+  for (const [header, expected] of cases) t.equal(negotiateEncoding(header), expected, JSON.stringify(header))
+  t.equal(negotiateEncoding(['gzip', 'br;q=0']), 'gzip', 'repeated headers are read as one list')
+})
+
+t.test('compression on (the default)', async (t) => {
+  const { app, build } = await createTestApp(t)
+  const get = (url: string, encoding?: string, headers: Record<string, string> = {}) =>
+    app.inject({ url, headers: { ...(encoding ? { 'accept-encoding': encoding } : {}), ...headers } })
+
+  t.test('a static page: compressed once, the same bytes each time, per theme and encoding', async (t) => {
+    const plain = await get('/about')
+    t.equal(plain.headers['content-encoding'], undefined, 'a client that asks for none gets none')
+    const br = await get('/about', 'br, gzip')
+    t.equal(br.headers['content-encoding'], 'br')
+    t.equal(br.headers.vary, 'Accept-Encoding, Cookie')
+    t.equal(decode('br', br.rawPayload), plain.body, 'the same document')
+    t.ok(br.rawPayload.length < plain.body.length / 3, `${br.rawPayload.length} bytes instead of ${plain.body.length}`)
+    t.same((await get('/about', 'br')).rawPayload, br.rawPayload, 'the same bytes again')
+    const gzip = await get('/about', 'gzip')
+    t.equal(gzip.headers['content-encoding'], 'gzip')
+    t.equal(decode('gzip', gzip.rawPayload), plain.body)
+    const etags = new Set([plain, br, gzip].map((res) => res.headers.etag))
+    t.equal(etags.size, 3, 'each encoding is a representation of its own')
+    t.equal((await get('/about', 'br', { 'if-none-match': String(br.headers.etag) })).statusCode, 304)
+    const dark = await get('/about', 'br', { cookie: 'theme=dark' })
+    t.match(decode('br', dark.rawPayload), /^<!DOCTYPE html><html lang="en" data-theme="dark">/)
+  })
+
+  t.test('dynamic HTML and page data: compressed per answer', async (t) => {
+    for (const url of ['/items/7', '/_data/items/7', '/contact']) {
+      const res = await get(url, 'gzip, deflate, br')
+      t.equal(res.headers['content-encoding'], 'br', url)
+      t.match(String(res.headers.vary), /accept-encoding/i, `${url}: Vary`)
+      t.match(decode('br', res.rawPayload), url.startsWith('/_data') ? '"title":"Item list 7"' : '</html>')
+    }
+    const small = await get('/api/health', 'br')
+    t.equal(small.headers['content-encoding'], undefined, 'a few bytes are sent as they are')
+  })
+
+  t.test('assets: the files the build compressed, as they are', async (t) => {
+    const entry = build.manifest.entry.file
+    const raw = await readFile(path.join(build.clientDir, entry))
+    for (const encoding of ['br', 'gzip'] as const) {
+      const res = await get(entry, encoding)
+      t.equal(res.statusCode, 200)
+      t.equal(res.headers['content-encoding'], encoding)
+      t.equal(res.headers.vary, 'Accept-Encoding')
+      t.match(res.headers['content-type'], /^application\/javascript/)
+      t.equal(decode(encoding, res.rawPayload), raw.toString(), `${encoding}: the same file`)
+      t.same(res.rawPayload, await readFile(path.join(build.clientDir, `${entry}.${encoding === 'br' ? 'br' : 'gz'}`)), 'the build\'s own bytes')
+    }
+    const identity = await get(entry)
+    t.equal(identity.headers['content-encoding'], undefined)
+    t.equal(identity.rawPayload.length, raw.length)
+    t.equal((await get(`${entry}.br`)).statusCode, 404, 'the compressed files are not assets of their own')
+  })
+})
+
+t.test('a streamed page is compressed as it streams: the shell still comes first', async (t) => {
+  streamGate.reset()
+  const { origin } = await listenTestApp(t, 'fixture')
+  let text = ''
+  let headers: Record<string, unknown> = {}
+  const done = new Promise<void>((resolve, reject) => {
+    request(`${origin}/streamed`, { headers: { 'accept-encoding': 'br' } }, (res) => {
+      headers = res.headers
+      const decoded = res.pipe(zlib.createBrotliDecompress())
+      decoded.setEncoding('utf8')
+      decoded.on('data', (chunk: string) => (text += chunk))
+      decoded.on('end', resolve)
+      decoded.on('error', reject)
+    })
+      .on('error', reject)
+      .end()
+  })
+  await waitUntil(() => text.includes('<h1>Streamed</h1>'), 'the shell arrived, decompressed')
+  t.equal(headers['content-encoding'], 'br')
+  t.notMatch(text, 'Arrived after the shell', 'before the late part')
+  streamGate.open()
+  await done
+  t.match(text, '<p id="late">Arrived after the shell</p>')
+  t.ok(text.endsWith('</div></body></html>'))
+})
+
+t.test('COMPRESSION=off: everything as it is, for a proxy in front to compress', async (t) => {
+  const { app, build } = await createTestApp(t, 'production', { config: { compression: false } })
+  for (const url of ['/about', '/items/7', '/_data/items/7', build.manifest.entry.file]) {
+    const res = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } })
+    t.equal(res.statusCode, 200, url)
+    t.equal(res.headers['content-encoding'], undefined, `${url}: not compressed`)
+  }
+})
