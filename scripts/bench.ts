@@ -7,7 +7,10 @@
  *   size) and our /items/7 as a share of `1/(1/render + 1/http)`; the 50-connection
  *   figures and the limits alternate over BENCH_ROUNDS (3) rounds, medians reported;
  * - first-load JavaScript of /items/7 (gzip -9 of every script the page loads before
- *   it is interactive) and its HTML bytes;
+ *   it is interactive) and its HTML bytes, and both as sent to a client that accepts
+ *   brotli (what the server's compression gives);
+ * - /items/7 and /about throughput with compression (a client sending
+ *   `Accept-Encoding: br, gzip`) as a share of a server with COMPRESSION=off, side by side;
  * - hydration time and click-to-content (prefetched, cold), medians of 10;
  * - the monitoring tunnel: envelopes/s to a local sink (50 connections), and the p99
  *   it adds over posting to the sink directly, at a steady 300/s and at saturation;
@@ -18,6 +21,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { request } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { buildClient, buildServer } from './build.js'
 import { clickToContent, launchChromium, median } from './bench-navigation.js'
@@ -66,9 +70,10 @@ interface Load {
 }
 
 /** autocannon's CLI on CPU 1, so the load generator never competes with the server. */
-async function load(url: string, connections: number, post?: { body: string; contentType: string }, rate?: number): Promise<Load> {
+async function load(url: string, connections: number, post?: { body: string; contentType: string }, rate?: number, headers: readonly string[] = []): Promise<Load> {
   const args = [path.join(projectRoot, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(DURATION_S)]
   if (post) args.push('-m', 'POST', '-b', post.body, '-H', `content-type=${post.contentType}`)
+  for (const header of headers) args.push('-H', header)
   if (rate) args.push('-R', String(rate))
   const command = TASKSET ? [TASKSET, '-c', '1', process.execPath, ...args, url] : [process.execPath, ...args, url]
   const run = spawnSync(command[0]!, command.slice(1), { cwd: projectRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
@@ -87,6 +92,20 @@ async function load(url: string, connections: number, post?: { body: string; con
   }
 }
 
+/** The body's bytes as they come over the wire for `Accept-Encoding: <encoding>`. */
+function sentBytes(url: string, encoding: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers: { 'accept-encoding': encoding } }, (res) => {
+      let bytes = 0
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+      res.on('end', () => resolve(bytes))
+      res.on('error', reject)
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
 function rssMb(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
   return Math.round(Number(/\d+/.exec(line ?? '')?.[0] ?? 0) / 1024)
@@ -103,6 +122,12 @@ const scripts = [...html.matchAll(/<(?:link rel="modulepreload"|script type="mod
 let firstLoadJsGzip = 0
 for (const file of new Set(scripts)) firstLoadJsGzip += gzipSync(Buffer.from(await (await fetch(app.origin + file)).arrayBuffer()), { level: 9 }).length
 const htmlBytes = Buffer.byteLength(html)
+// As sent to a browser that takes brotli (fetch would decode: count the bytes on the wire).
+let firstLoadJsBrotliSent = 0
+for (const file of new Set(scripts)) firstLoadJsBrotliSent += await sentBytes(app.origin + file, 'br')
+const htmlBrotliSent = await sentBytes(`${app.origin}/items/7`, 'br')
+/** A server with COMPRESSION=off beside ours, for the share compression keeps. */
+const uncompressed = await startApp({ COMPRESSION: 'off' })
 
 // Our server and the limits in alternating rounds: this machine's speed drifts by tens
 // of percent within minutes, so each share compares figures taken side by side, and the
@@ -119,9 +144,16 @@ async function renderLimit(): Promise<number> {
   return JSON.parse(json!).rendersPerSecond as number
 }
 
+const COMPRESSED = ['accept-encoding=br, gzip']
+
 interface Round {
   readonly items: Load
   readonly about: Load
+  /** With compression (our server, a client taking brotli), and the same page from a COMPRESSION=off server. */
+  readonly itemsCompressed: Load
+  readonly itemsOff: Load
+  readonly aboutCompressed: Load
+  readonly aboutOff: Load
   readonly fixedPage: Load
   readonly rendersPerSecond: number
   readonly combinedLimit: number
@@ -132,9 +164,26 @@ for (let round = 0; round < ROUNDS; round++) {
   const items = await load(`${app.origin}/items/7`, 50)
   const fixedPage = await load(`${fixedOrigin}/`, 50)
   const about = await load(`${app.origin}/about`, 50)
-  rounds.push({ items, about, fixedPage, rendersPerSecond, combinedLimit: 1 / (1 / rendersPerSecond + 1 / fixedPage.requestsPerSecond) })
+  const itemsCompressed = await load(`${app.origin}/items/7`, 50, undefined, undefined, COMPRESSED)
+  const itemsOff = await load(`${uncompressed.origin}/items/7`, 50, undefined, undefined, COMPRESSED)
+  const aboutCompressed = await load(`${app.origin}/about`, 50, undefined, undefined, COMPRESSED)
+  const aboutOff = await load(`${uncompressed.origin}/about`, 50, undefined, undefined, COMPRESSED)
+  rounds.push({
+    items,
+    about,
+    fixedPage,
+    itemsCompressed,
+    itemsOff,
+    aboutCompressed,
+    aboutOff,
+    rendersPerSecond,
+    combinedLimit: 1 / (1 / rendersPerSecond + 1 / fixedPage.requestsPerSecond),
+  })
 }
 fixed.kill('SIGKILL')
+await stop(uncompressed.child)
+const itemsCompressionShares = rounds.map((r) => r.itemsCompressed.requestsPerSecond / r.itemsOff.requestsPerSecond)
+const aboutCompressionShares = rounds.map((r) => r.aboutCompressed.requestsPerSecond / r.aboutOff.requestsPerSecond)
 /** The round with the median value of `figure`. */
 const medianRound = (figure: (round: Round) => number) => [...rounds].sort((a, b) => figure(a) - figure(b))[Math.floor(rounds.length / 2)]!
 
@@ -207,7 +256,13 @@ const results = {
     aboutShareOfFixedPage: Number(median(aboutShares).toFixed(2)),
     aboutShareOfFixedPagePerRound: aboutShares.map((share) => Number(share.toFixed(2))),
   },
-  bytes: { firstLoadJsGzip, htmlBytes },
+  bytes: { firstLoadJsGzip, htmlBytes, firstLoadJsBrotliSent, htmlBrotliSent },
+  compression: {
+    itemsShareOfUncompressed: Number(median(itemsCompressionShares).toFixed(2)),
+    itemsShareOfUncompressedPerRound: itemsCompressionShares.map((share) => Number(share.toFixed(2))),
+    aboutShareOfUncompressed: Number(median(aboutCompressionShares).toFixed(2)),
+    aboutShareOfUncompressedPerRound: aboutCompressionShares.map((share) => Number(share.toFixed(2))),
+  },
   browser: {
     hydrationMsMedian: Number(median(hydration).toFixed(1)),
     clickToContentPrefetchedMsMedian: Number(median(prefetched).toFixed(1)),
@@ -239,6 +294,8 @@ const rows: Array<[string, string]> = [
   ['/items/7 vs combined limit', `${results.limits.itemsShareOfCombined} of ${Math.round(combinedLimit)} req/s (rounds: ${results.limits.itemsShareOfCombinedPerRound.join(', ')})`],
   ['/about vs fixed-page limit', `${results.limits.aboutShareOfFixedPage} (rounds: ${results.limits.aboutShareOfFixedPagePerRound.join(', ')})`],
   ['first-load JS /items/7', `${(firstLoadJsGzip / 1000).toFixed(1)} KB gzipped; HTML ${(htmlBytes / 1000).toFixed(1)} KB`],
+  ['  as sent (brotli)', `${(firstLoadJsBrotliSent / 1000).toFixed(1)} KB of scripts (budget 70); HTML ${(htmlBrotliSent / 1000).toFixed(1)} KB`],
+  ['compressed vs COMPRESSION=off', `/items/7 ${results.compression.itemsShareOfUncompressed} (rounds: ${results.compression.itemsShareOfUncompressedPerRound.join(', ')}), /about ${results.compression.aboutShareOfUncompressed} (rounds: ${results.compression.aboutShareOfUncompressedPerRound.join(', ')}); budget 0.8`],
   ['hydration (median of 10)', `${results.browser.hydrationMsMedian} ms from navigation start`],
   ['click-to-content prefetched', `${results.browser.clickToContentPrefetchedMsMedian} ms`],
   ['click-to-content cold', `${results.browser.clickToContentColdMsMedian} ms`],

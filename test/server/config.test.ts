@@ -17,6 +17,7 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.monitoring.dsn, undefined)
   t.equal(config.uploadDir, tmpdir(), 'uploads wait in the system temp folder')
   t.equal(config.uploadMaxBytes, 10 * 1024 * 1024)
+  t.equal(config.compression, true, 'answers are compressed unless told otherwise')
 })
 
 t.test('UPLOAD_DIR: an existing folder this process can write to; UPLOAD_MAX_BYTES: bytes', async (t) => {
@@ -31,6 +32,9 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ PORT: '0' }, { port: 0 }],
     [{ HOST: '0.0.0.0' }, { host: '0.0.0.0' }],
     [{ LOG_LEVEL: 'warn' }, { logLevel: 'warn' }],
+    [{ COMPRESSION: 'off' }, { compression: false }],
+    [{ COMPRESSION: 'OFF' }, { compression: false }],
+    [{ COMPRESSION: 'on' }, { compression: true }],
     [{ TRUST_PROXY: 'true' }, { trustProxy: true }],
     [{ TRUST_PROXY: 'false' }, { trustProxy: false }],
     [{ TRUST_PROXY: '2' }, { trustProxy: 2 }],
@@ -62,6 +66,7 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ PORT: '70000' }, 'PORT'],
     [{ PORT: '80.5' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
+    [{ COMPRESSION: 'maybe' }, 'COMPRESSION'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/8,evil' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '999.1.1.1' }, 'TRUST_PROXY'],
