@@ -11,7 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'nod
 import path from 'node:path'
 import t from 'tap'
 import { projectRoot } from '../helpers/build.js'
-import { copiesFrom, envOf, execForm, healthcheckOf, instructionsOf, readDockerfile, type Stage } from '../helpers/dockerfile.js'
+import { copiesFrom, envOf, execForm, healthcheckOf, instructionsOf, parseDockerfile, readDockerfile, type Stage } from '../helpers/dockerfile.js'
 import { startInFlightPost, waitUntilRefused } from '../helpers/in-flight.js'
 import { freePort } from '../helpers/ports.js'
 import { buildDist, waitForOutput, type PrintingProcess } from '../helpers/server-process.js'
@@ -75,7 +75,6 @@ t.test('the Dockerfile: non-root, node as the command, health check, stop signal
 })
 
 t.test('the Dockerfile reader itself: continuations, comments, JSON arrays, both ENV forms', async (t) => {
-  const { parseDockerfile } = await import('../helpers/dockerfile.js')
   const parsed = parseDockerfile(
     [
       'ARG BASE=x',
