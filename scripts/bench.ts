@@ -37,15 +37,26 @@ function onCpu0(args: string[], env: Record<string, string> = {}): ChildProcess 
   return spawn(command[0]!, command.slice(1), { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
 }
 
+/**
+ * Resolves with the first match of `pattern` in the child's output, then stops reading
+ * it here (the caller resumes the stream to discard the rest: a server logs every
+ * request, and keeping or scanning that would slow this process until the server's
+ * log writes block on a full pipe).
+ */
 function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
   return new Promise((resolve, reject) => {
     let output = ''
-    child.stdout!.on('data', (chunk) => {
+    const onData = (chunk: Buffer) => {
       output += chunk
       const found = pattern.exec(output)
-      if (found) resolve(found)
-    })
-    child.once('exit', (code) => reject(new Error(`${child.spawnargs.join(' ')} exited with ${code}: ${output}`)))
+      if (!found) return
+      child.stdout!.off('data', onData)
+      child.off('exit', onExit)
+      resolve(found)
+    }
+    const onExit = (code: number | null) => reject(new Error(`${child.spawnargs.join(' ')} exited with ${code}: ${output}`))
+    child.stdout!.on('data', onData)
+    child.once('exit', onExit)
   })
 }
 
@@ -208,8 +219,16 @@ const cold: number[] = []
 for (let run = 0; run < 10; run++) {
   const context = await browser.newContext()
   const page = await context.newPage()
+  const problems: string[] = []
+  page.on('pageerror', (error) => problems.push(error.message))
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()))
   await page.goto(`${app.origin}/items/7`)
-  await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
+  await page
+    .locator('html[data-hydrated="true"]')
+    .waitFor({ state: 'attached' })
+    .catch((error: unknown) => {
+      throw new Error(`/items/7 did not become interactive: ${problems.join('; ') || 'no error in the page'}`, { cause: error })
+    })
   hydration.push(await page.evaluate(() => performance.getEntriesByName('app:hydrated')[0]!.startTime))
   await context.close()
   prefetched.push(await clickToContent(browser, app.origin, true))
@@ -221,6 +240,7 @@ await stop(app.child)
 // 4. The tunnel: envelopes through /monitoring to a local sink, against the sink directly.
 const sink = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/ingest-sink.ts'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
 const [, sinkOrigin] = await firstLine(sink, /(http:\/\/127\.0\.0\.1:\d+)/)
+sink.stdout!.resume()
 const dsn = `http://publickey@${new URL(sinkOrigin!).host}/1`
 // Once with @sentry/node loaded (SENTRY_DSN, as in production) and once with the tunnel
 // alone (SENTRY_ALLOWED_DSNS only: no server SDK), to show what the SDK costs.
