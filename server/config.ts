@@ -45,6 +45,19 @@ export interface AppConfig {
   readonly uploadDir: string
   /** UPLOAD_MAX_BYTES: the most bytes one form with files may have in all, whatever its fields allow. */
   readonly uploadMaxBytes: number
+  readonly rateLimit: RateLimitConfig
+}
+
+/** Budgets per client address (server/plugins/rate-limit.ts); a budget of 0 is no limit. */
+export interface RateLimitConfig {
+  /** RATE_LIMIT_FORMS: form posts per window. */
+  readonly forms: number
+  /** RATE_LIMIT_MONITORING: envelopes through the monitoring tunnel per window. */
+  readonly monitoring: number
+  /** RATE_LIMIT_WINDOW_MS: the window both budgets are counted over. */
+  readonly windowMs: number
+  /** REDIS_URL: where the counts are kept, shared by every instance; in memory when unset. */
+  readonly redisUrl: string | undefined
 }
 
 export interface MonitoringConfig {
@@ -225,6 +238,47 @@ function parseBytes(name: string, raw: string | undefined, fallback: number): nu
   return Number(raw)
 }
 
+/** Defaults for a real site: a person posts a form a few times a minute at most; a page's error reports come in bursts. */
+export const DEFAULT_RATE_LIMIT_FORMS = 30
+export const DEFAULT_RATE_LIMIT_MONITORING = 300
+export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000
+
+function parseBudget(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  if (raw === 'off') return 0
+  if (!/^\d{1,7}$/.test(raw)) {
+    throw new ConfigError(name, `must be a whole number of requests per window per client address (0 to 9999999), or "off"; 0 and "off" turn the limit off; got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function parseWindow(name: string, raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_RATE_LIMIT_WINDOW_MS
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ConfigError(name, `must be a whole number of milliseconds (1 to 999999999), got "${raw}"`)
+  return Number(raw)
+}
+
+function parseRedisUrl(name: string, raw: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(raw)
+  } catch {}
+  // The value is not repeated: it may hold a password.
+  if (!url || !/^rediss?:$/.test(url.protocol) || url.hostname === '') {
+    throw new ConfigError(name, 'must be a Redis URL like redis://redis:6379 or rediss://:password@redis.example.com:6380/0; the value given is not one')
+  }
+  return raw
+}
+
+function parseRateLimit(env: Env): RateLimitConfig {
+  return {
+    forms: parseBudget('RATE_LIMIT_FORMS', env.RATE_LIMIT_FORMS, DEFAULT_RATE_LIMIT_FORMS),
+    monitoring: parseBudget('RATE_LIMIT_MONITORING', env.RATE_LIMIT_MONITORING, DEFAULT_RATE_LIMIT_MONITORING),
+    windowMs: parseWindow('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS),
+    redisUrl: env.REDIS_URL ? parseRedisUrl('REDIS_URL', env.REDIS_URL) : undefined,
+  }
+}
+
 /** The client build beside the server bundle: dist/server/main.js -> dist/client. */
 export function defaultClientDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
@@ -250,5 +304,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
     uploadDir: env.UPLOAD_DIR ? parseUploadDir('UPLOAD_DIR', env.UPLOAD_DIR) : tmpdir(),
     uploadMaxBytes: parseBytes('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_MAX_BYTES),
+    rateLimit: parseRateLimit(env),
   }
 }

@@ -45,6 +45,8 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     shutdownGraceMs: 1_000,
     uploadDir: tmpdir(),
     uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
+    // Off unless a test turns them on: tests post far more often than people do.
+    rateLimit: { forms: 0, monitoring: 0, windowMs: 60_000, redisUrl: undefined },
     ...overrides,
   }
 }
@@ -56,6 +58,7 @@ export interface TestAppOptions {
   readonly renderTimeoutMs?: number
   readonly tunnelTimeoutMs?: number
   readonly errorReporter?: ErrorReporter
+  readonly rateLimitWarnIntervalMs?: number
 }
 
 export async function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
@@ -73,6 +76,7 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
     ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
     ...(options.errorReporter ? { errorReporter: options.errorReporter } : {}),
+    ...(options.rateLimitWarnIntervalMs ? { rateLimitWarnIntervalMs: options.rateLimitWarnIntervalMs } : {}),
     ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
   })
   t.teardown(() => app.close())
