@@ -199,10 +199,10 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     sessionCodec.create = () => scope.createSecureSession({})
     sessionCodec.encode = (session) => scope.encodeSecureSession(session as never)
   })
-  app.register(securityPlugin, { development: development !== undefined })
   // Before the routes it counts: form posts and the monitoring tunnel, per client address.
   const { rateLimit } = config
   app.register(rateLimitPlugin, { redisUrl: rateLimit.redisUrl, warnIntervalMs: options.rateLimitWarnIntervalMs })
+  app.register(securityPlugin, { development: development !== undefined })
   app.register(tunnelPlugin, {
     prefix: TUNNEL_PATH,
     allowedDsns: config.monitoring.allowedDsns,

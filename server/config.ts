@@ -32,6 +32,8 @@ export interface AppConfig {
   /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
   readonly clientDir: string
   readonly monitoring: MonitoringConfig
+  /** Budgets per client address for form posts and the monitoring tunnel, and where they are counted. */
+  readonly rateLimit: RateLimitConfig
   /**
    * SESSION_SECRET, then SESSION_SECRET_PREVIOUS: the first seals sessions, both open
    * them. Empty when unset (a key is made at start: server/session.ts).
@@ -45,7 +47,6 @@ export interface AppConfig {
   readonly uploadDir: string
   /** UPLOAD_MAX_BYTES: the most bytes one form with files may have in all, whatever its fields allow. */
   readonly uploadMaxBytes: number
-  readonly rateLimit: RateLimitConfig
 }
 
 /** Budgets per client address (server/plugins/rate-limit.ts); a budget of 0 is no limit. */
@@ -299,11 +300,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowedHosts: env.ALLOWED_HOSTS === undefined ? undefined : parseHosts('ALLOWED_HOSTS', env.ALLOWED_HOSTS),
     clientDir: env.CLIENT_DIR || defaultClientDir(),
     monitoring: parseMonitoring(env),
+    rateLimit: parseRateLimit(env),
     sessionSecrets: parseSessionSecrets(env),
     shutdownDelayMs: parseMilliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 5_000),
     shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
     uploadDir: env.UPLOAD_DIR ? parseUploadDir('UPLOAD_DIR', env.UPLOAD_DIR) : tmpdir(),
     uploadMaxBytes: parseBytes('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_MAX_BYTES),
-    rateLimit: parseRateLimit(env),
   }
 }

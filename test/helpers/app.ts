@@ -40,13 +40,13 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     allowedHosts: undefined,
     clientDir,
     monitoring: { dsn: undefined, allowedDsns: [], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
+    // Off unless a test turns them on: tests post far more often than people do.
+    rateLimit: { forms: 0, monitoring: 0, windowMs: 60_000, redisUrl: undefined },
     sessionSecrets: [],
     shutdownDelayMs: 0,
     shutdownGraceMs: 1_000,
     uploadDir: tmpdir(),
     uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
-    // Off unless a test turns them on: tests post far more often than people do.
-    rateLimit: { forms: 0, monitoring: 0, windowMs: 60_000, redisUrl: undefined },
     ...overrides,
   }
 }
