@@ -18,7 +18,7 @@
  * `Retry-After`, the `RateLimit-*` headers, code APP_ERR_RATE_LIMITED.
  */
 import { createRequire } from 'node:module'
-import fastifyRateLimit from '@fastify/rate-limit'
+import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
@@ -85,6 +85,20 @@ type RedisStoreConstructor = new (continueExceeding: boolean, exponentialBackoff
 // below so that its failures reach the log, which the package swallows with skipOnError.
 const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreConstructor
 
+/**
+ * The store the library makes from its settings: the Redis one, keys under
+ * REDIS_KEY_PREFIX, each failure reported to `onError` before the library skips it.
+ */
+function observedRedisStore(redis: Redis, onError: (error: Error) => void): FastifyRateLimitStoreCtor {
+  return class {
+    constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
+      const store = new RedisStore(params.continueExceeding ?? false, params.exponentialBackoff ?? false, redis, REDIS_KEY_PREFIX)
+      // A constructor may return another object: the wrapper is what the library gets.
+      return observed(store, onError)
+    }
+  } as unknown as FastifyRateLimitStoreCtor
+}
+
 /** A store whose failures are reported to `onError`, then passed on (and skipped). */
 function observed(store: Store, onError: (error: Error) => void): Store {
   const report =
@@ -101,7 +115,7 @@ function observed(store: Store, onError: (error: Error) => void): Store {
 }
 
 async function rateLimitPlugin(fastify: FastifyInstance, opts: RateLimitPluginOptions) {
-  let store: (new (params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) => Store) | undefined
+  let store: FastifyRateLimitStoreCtor | undefined
   if (opts.redisUrl) {
     const log = fastify.log.child({ component: 'rate-limit' })
     const warn = throttledWarning(
@@ -133,16 +147,12 @@ async function rateLimitPlugin(fastify: FastifyInstance, opts: RateLimitPluginOp
     // Started without waiting for ever: Redis down at start is the same as Redis down later.
     await redis.connect().catch(onError)
     fastify.addHook('onClose', async () => redis.disconnect())
-    store = class {
-      constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
-        return observed(new RedisStore(params.continueExceeding ?? false, params.exponentialBackoff ?? false, redis, REDIS_KEY_PREFIX), onError)
-      }
-    } as never
+    store = observedRedisStore(redis, onError)
   }
   await fastify.register(fastifyRateLimit, {
     // Only the routes that name a budget are counted.
     global: false,
-    ...(store ? { store: store as never } : {}),
+    ...(store ? { store } : {}),
     skipOnError: true,
     // RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After.
     enableDraftSpec: true,

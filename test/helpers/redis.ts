@@ -15,6 +15,8 @@ export interface TestRedis {
   readonly port: number
   /** Stops the server (SIGKILL: gone at once, as a crashed one would be); resolves once it has exited. */
   stop(): Promise<void>
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered, as with a hung Redis. */
+  freeze(): void
 }
 
 /** Sends PING; true when the answer is PONG. */
@@ -33,9 +35,10 @@ function ping(port: number): Promise<boolean> {
   })
 }
 
-export async function startRedis(t: Test): Promise<TestRedis> {
+/** `port`: a given one (to start Redis again where an app expects it), else a free one. */
+export async function startRedis(t: Test, port?: number): Promise<TestRedis> {
   const executable = process.env.REDIS_SERVER_PATH || 'redis-server'
-  const port = await freePort()
+  port ??= await freePort()
   const child = spawn(executable, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: ['ignore', 'pipe', 'pipe'],
   })
@@ -55,5 +58,6 @@ export async function startRedis(t: Test): Promise<TestRedis> {
     if (Date.now() > deadline) throw new Error(`redis-server did not answer PING: ${output}`)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
-  return { url: `redis://127.0.0.1:${port}`, port, stop }
+  const freeze = () => void child.kill('SIGSTOP')
+  return { url: `redis://127.0.0.1:${port}`, port, stop, freeze }
 }

@@ -6,6 +6,7 @@ import { throttledWarning } from '../../server/plugins/rate-limit.js'
 import { listenTestApp, type LogLine, type TestAppOptions } from '../helpers/app.js'
 import { freePort } from '../helpers/ports.js'
 import { startRedis } from '../helpers/redis.js'
+import { waitUntil } from '../helpers/wait.js'
 import { securityHeaderNames } from '../helpers/security-headers.js'
 
 const FORM = 'application/x-www-form-urlencoded'
@@ -165,6 +166,32 @@ t.test('Redis gone: requests pass, answered at once, with one warning per interv
   t.equal(page.status, 200, 'pages are unaffected')
   t.equal(warnings(logs).length, 1, 'one warning line for the interval, not one per request')
   t.equal(logs.filter((line) => line.level >= 50).length, 0, 'no error lines')
+})
+
+t.test('Redis back: the budget is counted again, and the log says so', async (t) => {
+  const redis = await startRedis(t)
+  const { origin, logs } = await fixtureApp(t, limits({ forms: 1, redisUrl: redis.url }))
+  t.equal((await sign(origin)).status, 303)
+  t.equal((await sign(origin)).status, 429)
+  await redis.stop()
+  t.equal((await sign(origin)).status, 303, 'fails open while Redis is gone')
+  await startRedis(t, redis.port)
+  await waitUntil(() => logs.some((line) => line.msg === 'Redis answers again: rate limits are enforced'), 'the app reconnects')
+  t.equal((await sign(origin)).status, 303, 'a new Redis: a fresh budget')
+  t.equal((await sign(origin)).status, 429, 'counted again')
+})
+
+t.test('Redis hung: requests pass after the command timeout, never hang', async (t) => {
+  const redis = await startRedis(t)
+  const { origin, logs } = await fixtureApp(t, limits({ forms: 1, redisUrl: redis.url }))
+  t.equal((await sign(origin)).status, 303)
+  redis.freeze()
+  for (let i = 0; i < 3; i++) {
+    const started = Date.now()
+    t.equal((await sign(origin)).status, 303, 'fails open')
+    t.ok(Date.now() - started < ANSWER_WITHIN_MS, `answered in ${Date.now() - started} ms`)
+  }
+  t.equal(warnings(logs).length, 1)
 })
 
 t.test('Redis unreachable from the start: the app starts at once and requests pass', async (t) => {
