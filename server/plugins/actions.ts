@@ -2,7 +2,8 @@
  * Server actions (docs/architecture.md, "Server actions"): `POST <page path>` with a urlencoded body naming the
  * action in `_action`, or a multipart one for an action that takes files. Checked in
  * this order, cheapest first:
- * 1. the origin (before the body is read): 403;
+ * 1. the origin (before the body is read): 403; then the client address's budget
+ *    (RATE_LIMIT_FORMS, server/plugins/rate-limit.ts): 429;
  * 2. the content type (urlencoded, or multipart where the route declares files): 415;
  *    an urlencoded body's size (1 MiB): 413;
  * 3. the page (404), whether it or a layout around it has actions (405, Allow: GET,
