@@ -1,6 +1,6 @@
 /**
  * Which files `npm test` runs, and which tools each declares it needs
- * (`// test-needs: chromium, nginx` on its first lines). scripts/test.ts runs them;
+ * (`// test-needs: chromium, nginx, redis` on its first lines). scripts/test.ts runs them;
  * test/scripts/commands.test.ts checks the declarations with the same reader.
  */
 import { readFileSync, readdirSync } from 'node:fs'

@@ -2,9 +2,9 @@
  * `npm test`: the type check, then every test file with tap. `npm test -- <file>...`:
  * only those files, without the type check (seconds, for the edit-test loop).
  *
- * A test file that needs Chromium or nginx says so on its first line
- * (`// test-needs: chromium, nginx`); only then is the tool looked for: CHROMIUM_PATH /
- * NGINX_PATH if set, else the usual names on PATH; none found, as root, Debian's
+ * A test file that needs Chromium, nginx or Redis says so on its first line
+ * (`// test-needs: chromium, nginx, redis`); only then is the tool looked for: CHROMIUM_PATH /
+ * NGINX_PATH / REDIS_SERVER_PATH if set, else the usual names on PATH; none found, as root, Debian's
  * package is installed (saying what and why first), otherwise the run stops and says
  * how. tap is given the files by name because TypeScript runs through tsx, not tap's
  * own plugin, and tap only globs for the extensions its plugins announce.
@@ -44,6 +44,14 @@ const NGINX: Tool = {
   variable: 'NGINX_PATH',
   names: ['nginx'],
   aptPackage: 'nginx',
+}
+
+const REDIS: Tool = {
+  need: 'redis',
+  purpose: 'The shared rate-limit tests need a Redis server',
+  variable: 'REDIS_SERVER_PATH',
+  names: ['redis-server'],
+  aptPackage: 'redis-server',
 }
 
 function isExecutable(file: string): boolean {
@@ -124,7 +132,7 @@ for (const file of chosen) {
 }
 const files = chosen.length > 0 ? chosen : testFiles(projectRoot).sort()
 const toolEnv: Record<string, string> = {}
-for (const tool of [CHROMIUM, NGINX]) {
+for (const tool of [CHROMIUM, NGINX, REDIS]) {
   const users = files.filter((file) => needsOf(projectRoot, file).includes(tool.need))
   if (users.length > 0) toolEnv[tool.variable] = ensureTool(tool, users)
 }

@@ -32,6 +32,7 @@ import errorsPlugin from './plugins/errors.js'
 import pagesPlugin from './plugins/pages.js'
 import tunnelPlugin, { DEFAULT_TUNNEL_TIMEOUT_MS } from './plugins/monitoring-tunnel.js'
 import securityPlugin from './plugins/security.js'
+import rateLimitPlugin, { routeRateLimit } from './plugins/rate-limit.js'
 import { TUNNEL_PATH, tunnelPathFor } from '../shared/monitoring.js'
 import staticPlugin from './plugins/static.js'
 import { ASSETS_PREFIX } from '../shared/constants.js'
@@ -67,6 +68,8 @@ export interface BuildAppOptions {
   readonly renderTimeoutMs?: number
   /** How long the monitoring tunnel waits for Sentry's ingest; 10 s unless a test shortens it. */
   readonly tunnelTimeoutMs?: number
+  /** The least time between two warnings that Redis fails (rate limits); a minute unless a test shortens it. */
+  readonly rateLimitWarnIntervalMs?: number
   /** Where 5xx failures are reported besides the log; nothing unless SENTRY_DSN is set. */
   readonly errorReporter?: ErrorReporter
   /** Where log lines go (tests capture them); stdout otherwise. */
@@ -199,6 +202,9 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     sessionCodec.create = () => scope.createSecureSession({})
     sessionCodec.encode = (session) => scope.encodeSecureSession(session as never)
   })
+  // Before the routes it counts: form posts and the monitoring tunnel, per client address.
+  const { rateLimit } = config
+  app.register(rateLimitPlugin, { redisUrl: rateLimit.redisUrl, warnIntervalMs: options.rateLimitWarnIntervalMs })
   app.register(securityPlugin, { development: development !== undefined })
   // HTML, page data and JSON compressed per answer (server/compression.ts); assets come
   // compressed from the build, static pages are compressed once. Never in development.
@@ -219,6 +225,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     upstream: config.monitoring.tunnelUpstream,
     timeoutMs: options.tunnelTimeoutMs ?? DEFAULT_TUNNEL_TIMEOUT_MS,
     untraced: errorReporter.untraced,
+    rateLimit: routeRateLimit(rateLimit.monitoring, rateLimit.windowMs),
   })
   app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
   if (!development) {
@@ -252,6 +259,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     pages,
     allowedOrigins: config.allowedOrigins,
     uploads: { dir: config.uploadDir, maxBytes: config.uploadMaxBytes },
+    rateLimit: routeRateLimit(rateLimit.forms, rateLimit.windowMs),
   })
   return app
 }

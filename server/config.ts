@@ -32,6 +32,8 @@ export interface AppConfig {
   /** The client build: the hashed assets and manifest.json that scripts/build.ts wrote. */
   readonly clientDir: string
   readonly monitoring: MonitoringConfig
+  /** Budgets per client address for form posts and the monitoring tunnel, and where they are counted. */
+  readonly rateLimit: RateLimitConfig
   /**
    * SESSION_SECRET, then SESSION_SECRET_PREVIOUS: the first seals sessions, both open
    * them. Empty when unset (a key is made at start: server/session.ts).
@@ -47,6 +49,18 @@ export interface AppConfig {
   readonly uploadMaxBytes: number
   /** COMPRESSION: `on` (the default) compresses answers in the process; `off` leaves it to a proxy in front. */
   readonly compression: boolean
+}
+
+/** Budgets per client address (server/plugins/rate-limit.ts); a budget of 0 is no limit. */
+export interface RateLimitConfig {
+  /** RATE_LIMIT_FORMS: form posts per window. */
+  readonly forms: number
+  /** RATE_LIMIT_MONITORING: envelopes through the monitoring tunnel per window. */
+  readonly monitoring: number
+  /** RATE_LIMIT_WINDOW_MS: the window both budgets are counted over. */
+  readonly windowMs: number
+  /** REDIS_URL: where the counts are kept, shared by every instance; in memory when unset. */
+  readonly redisUrl: string | undefined
 }
 
 export interface MonitoringConfig {
@@ -227,6 +241,47 @@ function parseBytes(name: string, raw: string | undefined, fallback: number): nu
   return Number(raw)
 }
 
+/** Defaults for a real site: a person posts a form a few times a minute at most; a page's error reports come in bursts. */
+export const DEFAULT_RATE_LIMIT_FORMS = 30
+export const DEFAULT_RATE_LIMIT_MONITORING = 300
+export const DEFAULT_RATE_LIMIT_WINDOW_MS = 60_000
+
+function parseBudget(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback
+  if (raw === 'off') return 0
+  if (!/^\d{1,7}$/.test(raw)) {
+    throw new ConfigError(name, `must be a whole number of requests per window per client address (0 to 9999999), or "off"; 0 and "off" turn the limit off; got "${raw}"`)
+  }
+  return Number(raw)
+}
+
+function parseWindow(name: string, raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_RATE_LIMIT_WINDOW_MS
+  if (!/^[1-9]\d{0,8}$/.test(raw)) throw new ConfigError(name, `must be a whole number of milliseconds (1 to 999999999), got "${raw}"`)
+  return Number(raw)
+}
+
+function parseRedisUrl(name: string, raw: string): string {
+  let url: URL | undefined
+  try {
+    url = new URL(raw)
+  } catch {}
+  // The value is not repeated: it may hold a password.
+  if (!url || !/^rediss?:$/.test(url.protocol) || url.hostname === '') {
+    throw new ConfigError(name, 'must be a Redis URL like redis://redis:6379 or rediss://:password@redis.example.com:6380/0; the value given is not one')
+  }
+  return raw
+}
+
+function parseRateLimit(env: Env): RateLimitConfig {
+  return {
+    forms: parseBudget('RATE_LIMIT_FORMS', env.RATE_LIMIT_FORMS, DEFAULT_RATE_LIMIT_FORMS),
+    monitoring: parseBudget('RATE_LIMIT_MONITORING', env.RATE_LIMIT_MONITORING, DEFAULT_RATE_LIMIT_MONITORING),
+    windowMs: parseWindow('RATE_LIMIT_WINDOW_MS', env.RATE_LIMIT_WINDOW_MS),
+    redisUrl: env.REDIS_URL ? parseRedisUrl('REDIS_URL', env.REDIS_URL) : undefined,
+  }
+}
+
 /** The client build beside the server bundle: dist/server/main.js -> dist/client. */
 export function defaultClientDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
@@ -247,6 +302,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     allowedHosts: env.ALLOWED_HOSTS === undefined ? undefined : parseHosts('ALLOWED_HOSTS', env.ALLOWED_HOSTS),
     clientDir: env.CLIENT_DIR || defaultClientDir(),
     monitoring: parseMonitoring(env),
+    rateLimit: parseRateLimit(env),
     sessionSecrets: parseSessionSecrets(env),
     shutdownDelayMs: parseMilliseconds('SHUTDOWN_DELAY_MS', env.SHUTDOWN_DELAY_MS, 5_000),
     shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),

@@ -119,6 +119,8 @@ export function refusalOf(error: FastifyError): Refusal {
     return { status, code: error.code, message: error.expose ? error.message : (STATUS_CODES[status] ?? 'Refused') }
   }
   if (error.validation) return { status, code: ErrorCode.VALIDATION, message: error.message }
+  // Made by server/plugins/rate-limit.ts, in our words: when to try again.
+  if (error.code === ErrorCode.RATE_LIMITED) return { status: 429, code: ErrorCode.RATE_LIMITED, message: error.message }
   const known = error.code ? FASTIFY_REFUSALS[error.code] : undefined
   if (known) return known
   if (error instanceof SyntaxError) return BAD_JSON

@@ -40,6 +40,8 @@ export const ErrorCode = {
   /** A file for a field the action does not declare as a file field, or a second file for one. */
   UNDECLARED_FILE: 'APP_ERR_UNDECLARED_FILE',
   DRAINING: 'APP_ERR_DRAINING',
+  /** More requests from one client address than its budget allows (form posts, the monitoring tunnel): 429. */
+  RATE_LIMITED: 'APP_ERR_RATE_LIMITED',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -2,7 +2,8 @@
  * Server actions (docs/architecture.md, "Server actions"): `POST <page path>` with a urlencoded body naming the
  * action in `_action`, or a multipart one for an action that takes files. Checked in
  * this order, cheapest first:
- * 1. the origin (before the body is read): 403;
+ * 1. the origin (before the body is read): 403; then the client address's budget
+ *    (RATE_LIMIT_FORMS, server/plugins/rate-limit.ts): 429;
  * 2. the content type (urlencoded, or multipart where the route declares files): 415;
  *    an urlencoded body's size (1 MiB): 413;
  * 3. the page (404), whether it or a layout around it has actions (405, Allow: GET,
@@ -35,6 +36,7 @@ import { receiveMultipart, type ReceivedForm } from '../uploads/receive-multipar
 import { removeFiles } from '../uploads/store-upload.js'
 import { isUploadRefusal, UploadRefusal } from '../uploads/upload-refusal.js'
 import fastifyMultipart from '@fastify/multipart'
+import type { RouteRateLimit } from './rate-limit.js'
 
 /** The largest urlencoded form accepted, and the most text a multipart one may carry besides its files. */
 export const ACTION_BODY_LIMIT = 1024 * 1024
@@ -45,6 +47,8 @@ export interface ActionsPluginOptions {
   readonly allowedOrigins: readonly string[]
   /** Where files are kept while their action runs (UPLOAD_DIR), and the most one form with files may have (UPLOAD_MAX_BYTES). */
   readonly uploads: { readonly dir: string; readonly maxBytes: number }
+  /** Posts per window per client address (RATE_LIMIT_FORMS): over it, 429. None: no limit. */
+  readonly rateLimit?: RouteRateLimit | undefined
 }
 
 const FORM_TYPE = 'application/x-www-form-urlencoded'
@@ -118,6 +122,8 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     '/*',
     {
       bodyLimit: ACTION_BODY_LIMIT,
+      // Counted before the body is read (server/plugins/rate-limit.ts); a 429 goes to sendActionFailure.
+      ...(opts.rateLimit ? { config: { rateLimit: opts.rateLimit } } : {}),
       // Before the body is read: a cross-site post costs us no parsing.
       onRequest: async function refuseCrossOriginPost(request, reply) {
         const problem = crossOriginProblem(request, allowedOrigins)

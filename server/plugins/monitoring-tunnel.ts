@@ -17,6 +17,7 @@ import { ingestUrlFor, type ParsedDsn } from '../../shared/monitoring.js'
 import { NO_STORE, refusalOf, statusOf } from '../http-errors.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
 import { tunnelTarget } from '../monitoring/tunnel-request.js'
+import type { RouteRateLimit } from './rate-limit.js'
 
 /**
  * The largest envelope request relayed. Browser events and transactions weigh well
@@ -35,6 +36,8 @@ export interface TunnelPluginOptions {
   readonly timeoutMs: number
   /** Runs the forward outside any tracing, so the tunnel never reports on itself. */
   readonly untraced?: <T>(work: () => Promise<T>) => Promise<T>
+  /** Envelopes per window per client address (RATE_LIMIT_MONITORING): over it, 429. None: no limit. */
+  readonly rateLimit?: RouteRateLimit | undefined
 }
 
 export default async function tunnelPlugin(fastify: FastifyInstance, opts: TunnelPluginOptions) {
@@ -62,7 +65,9 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     handler: (request, reply) => refuse(request, reply.header('allow', 'POST'), 405, 'The monitoring tunnel only takes POST.'),
   })
 
-  fastify.post('/', { logLevel: 'warn' }, async function forwardEnvelope(request: FastifyRequest, reply: FastifyReply) {
+  // Over budget (server/plugins/rate-limit.ts): 429 with Retry-After, which the browser SDK honours.
+  const config = opts.rateLimit ? { config: { rateLimit: opts.rateLimit } } : {}
+  fastify.post('/', { logLevel: 'warn', ...config }, async function forwardEnvelope(request: FastifyRequest, reply: FastifyReply) {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
     const encoding = request.headers['content-encoding']
     const target = await tunnelTarget(request.query as Record<string, unknown>, body, encoding, opts.allowedDsns)

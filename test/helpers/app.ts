@@ -40,6 +40,8 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     allowedHosts: undefined,
     clientDir,
     monitoring: { dsn: undefined, allowedDsns: [], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
+    // Off unless a test turns them on: tests post far more often than people do.
+    rateLimit: { forms: 0, monitoring: 0, windowMs: 60_000, redisUrl: undefined },
     sessionSecrets: [],
     shutdownDelayMs: 0,
     shutdownGraceMs: 1_000,
@@ -57,6 +59,7 @@ export interface TestAppOptions {
   readonly renderTimeoutMs?: number
   readonly tunnelTimeoutMs?: number
   readonly errorReporter?: ErrorReporter
+  readonly rateLimitWarnIntervalMs?: number
 }
 
 export async function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
@@ -74,6 +77,7 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
     ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
     ...(options.errorReporter ? { errorReporter: options.errorReporter } : {}),
+    ...(options.rateLimitWarnIntervalMs ? { rateLimitWarnIntervalMs: options.rateLimitWarnIntervalMs } : {}),
     ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
   })
   t.teardown(() => app.close())

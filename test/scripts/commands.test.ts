@@ -2,8 +2,8 @@
  * The project's own commands, run as a developer runs them on a copy of the project:
  * `npm run build` refuses a type error before bundling, with tsc's message;
  * `npm test -- <file>` runs just that file, without the type check and without
- * looking for tools the file does not declare; and every test file that uses Chromium
- * or nginx declares it, so the declaration cannot drift from the code.
+ * looking for tools the file does not declare; and every test file that uses Chromium,
+ * nginx or Redis declares it, so the declaration cannot drift from the code.
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
@@ -35,6 +35,7 @@ t.test('npm test -- <file> runs that file alone, with no type check and no tool 
     // Set to nothing that exists: a lookup would stop the run.
     CHROMIUM_PATH: '/nonexistent/chromium',
     NGINX_PATH: '/nonexistent/nginx',
+    REDIS_SERVER_PATH: '/nonexistent/redis-server',
   })
   t.equal(result.status, 0, result.output.slice(-600))
   t.match(result.output, /assertions: [1-9]\d* passed, 0 failed/)
@@ -47,11 +48,12 @@ t.test('a tool a chosen file declares is looked for before any test runs', async
   t.match(result.output, 'NGINX_PATH is set to "/nonexistent/nginx", which is not an executable file.')
 })
 
-t.test('every test file that uses Chromium or nginx declares it on its first line', async (t) => {
+t.test('every test file that uses Chromium, nginx or Redis declares it on its first line', async (t) => {
   for (const file of testFiles(projectRoot)) {
     const text = readFileSync(path.join(projectRoot, file), 'utf8')
     const declared = needsOf(projectRoot, file)
     if (/helpers\/(browser|dev-server)\.js'/.test(text)) t.ok(declared.includes('chromium'), `${file} declares Chromium`)
     if (/helpers\/nginx\.js'/.test(text)) t.ok(declared.includes('nginx'), `${file} declares nginx`)
+    if (/helpers\/redis\.js'/.test(text)) t.ok(declared.includes('redis'), `${file} declares Redis`)
   }
 })

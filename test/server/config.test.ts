@@ -18,6 +18,7 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.uploadDir, tmpdir(), 'uploads wait in the system temp folder')
   t.equal(config.uploadMaxBytes, 10 * 1024 * 1024)
   t.equal(config.compression, true, 'answers are compressed unless told otherwise')
+  t.same(config.rateLimit, { forms: 30, monitoring: 300, windowMs: 60_000, redisUrl: undefined }, 'rate limits on, counted in memory')
 })
 
 t.test('UPLOAD_DIR: an existing folder this process can write to; UPLOAD_MAX_BYTES: bytes', async (t) => {
@@ -36,6 +37,10 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ COMPRESSION: 'OFF' }, { compression: false }],
     [{ COMPRESSION: 'on' }, { compression: true }],
     [{ TRUST_PROXY: 'true' }, { trustProxy: true }],
+    [{ RATE_LIMIT_FORMS: '5', RATE_LIMIT_MONITORING: '0', RATE_LIMIT_WINDOW_MS: '1000' }, { rateLimit: { forms: 5, monitoring: 0, windowMs: 1000 } }],
+    [{ RATE_LIMIT_FORMS: 'off', RATE_LIMIT_MONITORING: 'off' }, { rateLimit: { forms: 0, monitoring: 0 } }],
+    [{ REDIS_URL: 'redis://redis:6379' }, { rateLimit: { redisUrl: 'redis://redis:6379' } }],
+    [{ REDIS_URL: 'rediss://:secret@redis.example.com:6380/1' }, { rateLimit: { redisUrl: 'rediss://:secret@redis.example.com:6380/1' } }],
     [{ TRUST_PROXY: 'false' }, { trustProxy: false }],
     [{ TRUST_PROXY: '2' }, { trustProxy: 2 }],
     [{ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }, { trustProxy: ['10.0.0.0/8', '127.0.0.1'] }],
@@ -94,6 +99,13 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ UPLOAD_DIR: '/etc/hostname' }, 'UPLOAD_DIR'],
     [{ UPLOAD_MAX_BYTES: '10MB' }, 'UPLOAD_MAX_BYTES'],
     [{ UPLOAD_MAX_BYTES: '0' }, 'UPLOAD_MAX_BYTES'],
+    [{ RATE_LIMIT_FORMS: '-1' }, 'RATE_LIMIT_FORMS'],
+    [{ RATE_LIMIT_FORMS: '30/min' }, 'RATE_LIMIT_FORMS'],
+    [{ RATE_LIMIT_MONITORING: 'none' }, 'RATE_LIMIT_MONITORING'],
+    [{ RATE_LIMIT_WINDOW_MS: '0' }, 'RATE_LIMIT_WINDOW_MS'],
+    [{ RATE_LIMIT_WINDOW_MS: '1m' }, 'RATE_LIMIT_WINDOW_MS'],
+    [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL'],
+    [{ REDIS_URL: 'redis:6379' }, 'REDIS_URL'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env))
@@ -102,6 +114,16 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     } catch (error) {
       t.equal((error as ConfigError).variable, variable)
       t.match((error as Error).message, new RegExp(`^${variable} `))
+      t.notMatch((error as Error).message, '\n', 'one line')
     }
+  }
+})
+
+t.test('a bad REDIS_URL is refused without repeating it: it may hold a password', async (t) => {
+  t.throws(() => loadConfig({ REDIS_URL: 'http://:hunter2@redis:6379' }), { variable: 'REDIS_URL', message: /^REDIS_URL must be a Redis URL like redis:\/\// })
+  try {
+    loadConfig({ REDIS_URL: 'http://:hunter2@redis:6379' })
+  } catch (error) {
+    t.notMatch((error as Error).message, 'hunter2')
   }
 })
