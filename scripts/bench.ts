@@ -61,7 +61,9 @@ function firstLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArra
 }
 
 async function startApp(env: Record<string, string> = {}) {
-  const child = onCpu0([process.execPath, 'dist/server/main.js'], { PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0', ...env })
+  // Capacity is measured: one load generator is one client address, so no rate limits.
+  const limitsOff = { RATE_LIMIT_FORMS: 'off', RATE_LIMIT_MONITORING: 'off' }
+  const child = onCpu0([process.execPath, 'dist/server/main.js'], { PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0', ...limitsOff, ...env })
   const [, origin] = await firstLine(child, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/)
   child.stdout!.resume()
   return { child, origin: origin! }

@@ -9,7 +9,9 @@
  * - Assets: compressed by the build (`.br` at quality 11, `.gz` at level 9) and served
  *   as they are by @fastify/static.
  */
+import { negotiate } from '@fastify/accept-negotiator'
 import zlib from 'node:zlib'
+import { promisify } from 'node:util'
 import type { Transform } from 'node:stream'
 
 export type Encoding = 'br' | 'gzip'
@@ -22,32 +24,30 @@ export const DYNAMIC_GZIP_LEVEL = 4
 export const COMPRESSION_THRESHOLD_BYTES = 1024
 
 /**
- * The encoding to send for an Accept-Encoding header: brotli, else gzip, when the client
- * accepts it (`q` above 0, by name or `*`); undefined for none. Malformed parts are ignored.
+ * The encoding to send for an Accept-Encoding header: exactly the choice
+ * @fastify/compress makes for the answers it compresses (the same negotiator, `*` and
+ * `x-gzip` read as gzip), so a page compressed here and one compressed there never
+ * disagree. Undefined for none.
  */
-export function negotiateEncoding(acceptEncoding: string | string[] | undefined): Encoding | undefined {
+export function negotiateEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (acceptEncoding === undefined) return undefined
-  const weights = new Map<string, number>()
-  for (const part of (Array.isArray(acceptEncoding) ? acceptEncoding.join(',') : acceptEncoding).split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';')
-    if (!name) continue
-    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined)
-    const weight = q === undefined ? 1 : Number(q)
-    if (!Number.isNaN(weight)) weights.set(name, weight)
-  }
-  const accepts = (name: Encoding) => (weights.get(name) ?? weights.get('*') ?? 0) > 0
-  if (accepts('br')) return 'br'
-  if (accepts('gzip')) return 'gzip'
-  return undefined
+  const chosen = negotiate(acceptEncoding.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), ['br', 'gzip'])
+  return chosen === 'br' || chosen === 'gzip' ? chosen : undefined
 }
 
-/** A document compressed once, to be sent many times: the best level, whatever it costs. */
-export function compressOnce(body: string | Buffer, encoding: Encoding): Buffer {
+const brotli = promisify(zlib.brotliCompress)
+const gzip = promisify(zlib.gzip)
+
+/**
+ * A document compressed once, to be sent many times: the best level, whatever it costs,
+ * off the event loop (libuv's thread pool), so a stream of new URLs cannot stall answers.
+ */
+export function compressOnce(body: string | Buffer, encoding: Encoding): Promise<Buffer> {
   return encoding === 'br'
-    ? zlib.brotliCompressSync(body, {
+    ? brotli(body, {
         params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) },
       })
-    : zlib.gzipSync(body, { level: zlib.constants.Z_BEST_COMPRESSION })
+    : gzip(body, { level: zlib.constants.Z_BEST_COMPRESSION })
 }
 
 /** A compressing stream that flushes after every chunk: what arrives goes out at once. */

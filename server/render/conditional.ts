@@ -2,8 +2,8 @@
  * HTTP validation for static routes (docs/architecture.md, "Routes", "Operations"): their page is the same for
  * everyone, so shared caches may keep it for the page-data lifetime and revalidate
  * with its ETag. The ETag is the build id plus a hash of the page's data, not of the
- * bytes: the HTML carries a per-response nonce, and a revalidation answered 304 keeps
- * the copy (and the nonce) the cache already holds, which stays self-consistent.
+ * bytes (the same data gives the same page; static-pages.ts adds the theme and encoding
+ * to it, each a representation of its own).
  */
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'

@@ -131,24 +131,26 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
   /** The encoding to send `request` (none when compression is off or the client takes none). */
   const encodingFor = (request: FastifyRequest) => (opts.compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined)
 
-  function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
+  async function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
     const theme = themeOf(request)
     const encoding = encodingFor(request)
     // The theme cookie picks the document's colours and the client its encoding: a
     // shared cache must key on both.
     reply
       .header('cache-control', STATIC_CACHE_CONTROL)
-      .header('vary', opts.compression ? 'Accept-Encoding, Cookie' : 'Cookie')
+      .header('vary', opts.compression ? 'accept-encoding, cookie' : 'cookie')
       .header('content-security-policy', STATIC_PAGE_CSP)
     if (isNotModified(request, reply, staticEtag(page.etag, theme, encoding))) return reply.code(304).send()
     reply.code(200).type('text/html; charset=utf-8')
     if (!encoding) return reply.send(documentFor(page, theme))
-    return reply.header('content-encoding', encoding).send(encodedDocumentFor(page, theme, encoding))
+    return reply.header('content-encoding', encoding).send(await encodedDocumentFor(page, theme, encoding))
   }
 
   function sendStaticData(request: FastifyRequest, reply: FastifyReply, data: StaticData) {
     reply.header('cache-control', STATIC_CACHE_CONTROL)
-    if (isNotModified(request, reply, data.etag)) return reply.code(304).send()
+    // @fastify/compress encodes the JSON by the same negotiation: each encoding its own ETag.
+    if (opts.compression) reply.header('vary', 'accept-encoding')
+    if (isNotModified(request, reply, staticEtag(data.etag, undefined, encodingFor(request)))) return reply.code(304).send()
     return reply.code(200).type('application/json; charset=utf-8').send(data.json)
   }
 
@@ -156,7 +158,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     const page = await readyPage(view, payload)
     const cacheable = mayCache(payload)
     const streamed = isStreamed(view, payload)
-    // A static route's page is rendered once, with a placeholder for the nonce, and kept.
+    // A static route's page is rendered once, without a nonce, and kept.
     if (cacheable && !streamed) {
       const result = view.renderer.renderWhole(pageRender(view, page, location, undefined, undefined))
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
@@ -167,7 +169,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     }
     const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
     // A shared answer with the visitor's theme on <html>: a shared cache must key on the cookie.
-    if (cacheable) reply.header('vary', 'Cookie')
+    if (cacheable) reply.header('vary', 'cookie')
     const render = pageRender(view, page, location, reply.cspNonce, themeOf(reply.request))
     if (streamed) {
       const aborted = new AbortController()
@@ -184,12 +186,12 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
       reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8')
       const encoding = encodingFor(reply.request)
+      if (opts.compression && !encoding) reply.header('vary', cacheable ? 'cookie, accept-encoding' : 'accept-encoding')
       if (!encoding) return reply.send(result.body)
       // Compressed here, each chunk flushed: the shell still goes out before the rest.
       const compressed = compressingStream(encoding)
       pipeline(result.body, compressed, () => {})
-      if (!reply.hasHeader('vary')) reply.header('vary', 'Accept-Encoding')
-      else reply.header('vary', `${String(reply.getHeader('vary'))}, Accept-Encoding`)
+      reply.header('vary', cacheable ? 'cookie, accept-encoding' : 'accept-encoding')
       return reply.header('content-encoding', encoding).send(compressed)
     }
     const result = view.renderer.renderWhole(render)

@@ -19,8 +19,8 @@ export interface StaticPage {
   /** The whole document, without a theme on `<html>`. */
   readonly template: string
   readonly etag: string
-  /** Compressed documents, by theme and encoding, made on first use. */
-  readonly encoded: Map<string, Buffer>
+  /** Compressed documents, by theme and encoding, made on first use (shared while being made). */
+  readonly encoded: Map<string, Promise<Buffer>>
 }
 
 /** A static page's data as the page-data endpoint sends it. */
@@ -61,7 +61,7 @@ export function documentFor(page: StaticPage, theme: Theme): string {
 }
 
 /** The document for one theme, compressed (once: later calls get the same bytes). */
-export function encodedDocumentFor(page: StaticPage, theme: Theme, encoding: Encoding): Buffer {
+export function encodedDocumentFor(page: StaticPage, theme: Theme, encoding: Encoding): Promise<Buffer> {
   const key = `${theme ?? 'system'} ${encoding}`
   let body = page.encoded.get(key)
   if (!body) {
