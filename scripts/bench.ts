@@ -14,14 +14,17 @@
  * - hydration time and click-to-content (prefetched, cold), medians of 10;
  * - the monitoring tunnel: envelopes/s to a local sink (50 connections), and the p99
  *   it adds over posting to the sink directly, at a steady 300/s and at saturation;
- * - the server's RSS after the load.
+ * - how cost grows with the page: /items/7 with 20, 200 and 2,000 rows (a bench-only
+ *   server, scripts/bench/rows-server.ts), req/s, p99 and the time per row;
+ * - the server's RSS after the load, and after 100,000 requests over 10,000 distinct
+ *   URLs (5,000 item lists, 5,000 query strings of the static /about).
  * Prints a table and writes bench-results.json.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { request } from 'node:http'
+import { Agent, request } from 'node:http'
 import { gzipSync } from 'node:zlib'
 import { buildClient, buildServer } from './build.js'
 import { clickToContent, launchChromium, median } from './bench-navigation.js'
@@ -213,6 +216,53 @@ const itemsShares = rounds.map((r) => r.items.requestsPerSecond / r.combinedLimi
 const aboutShares = rounds.map((r) => r.about.requestsPerSecond / r.fixedPage.requestsPerSecond)
 const rssAfterLoadMb = rssMb(app.child.pid!)
 
+/**
+ * 100,000 GETs over 10,000 distinct URLs, 50 at a time: half dynamic item lists, half
+ * static pages with a query string each (every one a new entry of the static cache).
+ */
+async function manyUrls(origin: string, total: number): Promise<{ errors: number; seconds: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 50 })
+  let next = 0
+  let errors = 0
+  const started = performance.now()
+  const one = (i: number) =>
+    new Promise<void>((resolve) => {
+      const target = i % 2 === 0 ? `/items/${(i / 2) % 5000 + 1}` : `/about?v=${((i - 1) / 2) % 5000}`
+      request(origin + target, { agent, headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
+        if (res.statusCode !== 200) errors++
+        res.resume()
+        res.on('end', resolve)
+      })
+        .on('error', () => {
+          errors++
+          resolve()
+        })
+        .end()
+    })
+  await Promise.all(
+    Array.from({ length: 50 }, async () => {
+      while (next < total) await one(next++)
+    }),
+  )
+  agent.destroy()
+  return { errors, seconds: (performance.now() - started) / 1000 }
+}
+const manyUrlsRun = await manyUrls(app.origin, 100_000)
+const rssAfterManyUrlsMb = rssMb(app.child.pid!)
+
+// How cost grows with the page's size: the same page with 20, 200 and 2,000 rows.
+const rowsServer = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/rows-server.ts'], { NODE_ENV: 'production' })
+const [, rowsOrigin] = await firstLine(rowsServer, /(http:\/\/127\.0\.0\.1:\d+)/)
+rowsServer.stdout!.resume()
+const ROW_COUNTS = [20, 200, 2000] as const
+const scaling: Record<string, Load> = {}
+for (const rows of ROW_COUNTS) scaling[String(rows)] = await load(`${rowsOrigin}/items/7?rows=${rows}`, 50)
+await stop(rowsServer)
+/** Milliseconds of server time per request, from the throughput at 50 connections. */
+const msPerRequest = (rows: number) => 1000 / scaling[String(rows)]!.requestsPerSecond
+/** Microseconds per row between two sizes: flat cost per row means these two are close. */
+const usPerRow = (from: number, to: number) => ((msPerRequest(to) - msPerRequest(from)) * 1000) / (to - from)
+
 // 3. Browser figures, against the same server.
 const browser = await launchChromium()
 const hydration: number[] = []
@@ -303,6 +353,12 @@ const results = {
     },
   },
   rssAfterLoadMb,
+  manyUrls: { requests: 100_000, distinctUrls: 10_000, ...manyUrlsRun, rssAfterMb: rssAfterManyUrlsMb },
+  scaling: {
+    ...Object.fromEntries(ROW_COUNTS.map((rows) => [`rows${rows}`, scaling[String(rows)]])),
+    usPerRow20To200: Number(usPerRow(20, 200).toFixed(2)),
+    usPerRow200To2000: Number(usPerRow(200, 2000).toFixed(2)),
+  },
 }
 writeFileSync(path.join(projectRoot, 'bench-results.json'), JSON.stringify(results, null, 2))
 
@@ -324,6 +380,12 @@ const rows: Array<[string, string]> = [
   ['tunnel (@sentry/node loaded)', `${tunnel.requestsPerSecond} envelopes/s; p99 added: ${signed(tunnelModerate.p99Ms - directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(tunnel.p99Ms - direct.p99Ms)} ms at saturation; errors ${results.tunnel.errors}`],
   ['tunnel alone', `${tunnelOnly.requestsPerSecond} envelopes/s; p99 added: ${signed(tunnelOnlyModerate.p99Ms - directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(tunnelOnly.p99Ms - direct.p99Ms)} ms at saturation; errors ${results.tunnel.withoutServerSdk.errors}`],
   ['server RSS after load', `${rssAfterLoadMb} MB`],
+  [
+    'RSS after 100k requests',
+    `${rssAfterManyUrlsMb} MB over 10,000 URLs in ${manyUrlsRun.seconds.toFixed(0)} s, errors ${manyUrlsRun.errors} (budget 250 MB)`,
+  ],
+  ...ROW_COUNTS.map((rows): [string, string] => [`/items/7 with ${rows} rows`, `${scaling[String(rows)]!.requestsPerSecond} req/s, p99 ${scaling[String(rows)]!.p99Ms} ms`]),
+  ['time per row', `${results.scaling.usPerRow20To200} us (20 -> 200 rows), ${results.scaling.usPerRow200To2000} us (200 -> 2,000): flat means close`],
 ]
 const width = Math.max(...rows.map(([name]) => name.length))
 console.log(`\nbench (${TASKSET ? 'server on CPU 0, load on CPU 1' : 'unpinned'}, ${DURATION_S} s per load, c=50 figures: median of ${ROUNDS} rounds):`)
