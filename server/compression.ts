@@ -16,9 +16,9 @@ import type { Transform } from 'node:stream'
 
 export type Encoding = 'br' | 'gzip'
 
-/** Per response: brotli quality 3 and gzip level 4 (the measured trade-off, see the decision). */
-export const DYNAMIC_BROTLI_QUALITY = 3
-export const DYNAMIC_GZIP_LEVEL = 4
+/** Per response: brotli quality 2 and gzip level 3 (the measured trade-off, see the decision). */
+export const DYNAMIC_BROTLI_QUALITY = 2
+export const DYNAMIC_GZIP_LEVEL = 3
 
 /** Answers smaller than this are sent as they are: the encoding would cost more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024
