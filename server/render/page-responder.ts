@@ -128,6 +128,15 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
   }
 
+  /**
+   * What a document we encode ourselves varies on: the encoding when we compress, and,
+   * for a shared (static) answer, the theme cookie that colours it. Lower-case tokens:
+   * @fastify/compress adds its own `accept-encoding` unless it finds it so.
+   */
+  function documentVary(shared: boolean): string | undefined {
+    return [opts.compression && 'accept-encoding', shared && 'cookie'].filter(Boolean).join(', ') || undefined
+  }
+
   /** The encoding to send `request` (none when compression is off or the client takes none). */
   const encodingFor = (request: FastifyRequest) => (opts.compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined)
 
@@ -138,7 +147,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     // shared cache must key on both.
     reply
       .header('cache-control', STATIC_CACHE_CONTROL)
-      .header('vary', opts.compression ? 'accept-encoding, cookie' : 'cookie')
+      .header('vary', documentVary(true)!)
       .header('content-security-policy', STATIC_PAGE_CSP)
     if (isNotModified(request, reply, staticEtag(page.etag, theme, encoding))) return reply.code(304).send()
     reply.code(200).type('text/html; charset=utf-8')
@@ -168,8 +177,6 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       return sendStaticPage(reply.request, reply, cached)
     }
     const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
-    // A shared answer with the visitor's theme on <html>: a shared cache must key on the cookie.
-    if (cacheable) reply.header('vary', 'cookie')
     const render = pageRender(view, page, location, reply.cspNonce, themeOf(reply.request))
     if (streamed) {
       const aborted = new AbortController()
@@ -186,12 +193,12 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
       reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8')
       const encoding = encodingFor(reply.request)
-      if (opts.compression && !encoding) reply.header('vary', cacheable ? 'cookie, accept-encoding' : 'accept-encoding')
+      const vary = documentVary(cacheable)
+      if (vary) reply.header('vary', vary)
       if (!encoding) return reply.send(result.body)
       // Compressed here, each chunk flushed: the shell still goes out before the rest.
       const compressed = compressingStream(encoding)
       pipeline(result.body, compressed, () => {})
-      reply.header('vary', cacheable ? 'cookie, accept-encoding' : 'accept-encoding')
       return reply.header('content-encoding', encoding).send(compressed)
     }
     const result = view.renderer.renderWhole(render)
