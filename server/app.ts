@@ -10,6 +10,7 @@ import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
 import type { BuildManifest } from '../shared/build-manifest.js'
 import { readManifest } from './manifest.js'
+import { readInlineStyle } from './render/inline-style.js'
 import { hostPolicy } from './allowed-hosts.js'
 import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type Refusal, type Refusals } from './http-errors.js'
 import { ErrorCode } from '../shared/errors.js'
@@ -94,6 +95,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   const { development } = options
   const manifest = development?.manifest ?? readManifest(config.clientDir)
   const refusals = createRefusals({ buildId: manifest.buildId, stylesheets: manifest.css })
+  // Development has no built stylesheet: Vite injects the styles as modules load.
+  const inlineStyle = development ? undefined : readInlineStyle(config.clientDir, manifest)
   const hosts = hostPolicy(config.host, config.allowedHosts)
   const app = Fastify({
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
@@ -205,7 +208,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   // Before the routes it counts: form posts and the monitoring tunnel, per client address.
   const { rateLimit } = config
   app.register(rateLimitPlugin, { redisUrl: rateLimit.redisUrl, warnIntervalMs: options.rateLimitWarnIntervalMs })
-  app.register(securityPlugin, { development: development !== undefined })
+  app.register(securityPlugin, { development: development !== undefined, styleSources: inlineStyle ? [inlineStyle.cspSource] : [] })
   // HTML, page data and JSON compressed per answer (server/compression.ts); assets come
   // compressed from the build, static pages are compressed once. Never in development.
   const compression = config.compression && !development
@@ -240,6 +243,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     development: development !== undefined,
     compression,
     manifest,
+    ...(inlineStyle ? { inlineStyle } : {}),
     renderTimeoutMs: options.renderTimeoutMs ?? DEFAULT_RENDER_TIMEOUT_MS,
     // Exactly what the browser SDK needs, nothing more of the server's configuration.
     ...(dsn

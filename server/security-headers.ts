@@ -56,8 +56,19 @@ export const SCRIPTLESS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'x-xss-protection': '0',
 }
 
+/** The directives with the inline stylesheet's hash (server/render/inline-style.ts) allowed. */
+export function withStyleSources<D extends Readonly<Record<string, readonly string[]>> & { styleSrc: readonly string[] }>(
+  directives: D,
+  styleSources: readonly string[],
+): D {
+  return { ...directives, styleSrc: [...directives.styleSrc, ...styleSources] }
+}
+
 /**
  * The CSP of a static page, sent to everyone as the same bytes: no nonce (it has no
- * inline script, and its scripts come from this origin, which `'self'` allows).
+ * inline script, its scripts come from this origin, which `'self'` allows, and its
+ * inline stylesheet is allowed by its hash).
  */
-export const STATIC_PAGE_CSP = cspHeader(CSP_DIRECTIVES)
+export function staticPageCsp(styleSources: readonly string[]): string {
+  return cspHeader(withStyleSources(CSP_DIRECTIVES, styleSources))
+}

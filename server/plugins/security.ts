@@ -7,15 +7,17 @@
 import helmet from '@fastify/helmet'
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { CSP_DIRECTIVES, DEVELOPMENT_CSP_DIRECTIVES, REFERRER_POLICY } from '../security-headers.js'
+import { CSP_DIRECTIVES, DEVELOPMENT_CSP_DIRECTIVES, REFERRER_POLICY, withStyleSources } from '../security-headers.js'
 
 export interface SecurityPluginOptions {
   /** `npm run dev`: the CSP also lets Vite's client start its worker from a blob. */
   readonly development: boolean
+  /** Inline content allowed by hash on every answer: the app's stylesheet (server/render/inline-style.ts). */
+  readonly styleSources: readonly string[]
 }
 
 async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOptions) {
-  const directives = opts.development ? DEVELOPMENT_CSP_DIRECTIVES : CSP_DIRECTIVES
+  const directives = withStyleSources(opts.development ? DEVELOPMENT_CSP_DIRECTIVES : CSP_DIRECTIVES, opts.styleSources)
   await fastify.register(helmet, {
     enableCSPNonces: true,
     contentSecurityPolicy: {

@@ -38,7 +38,9 @@ export function renderDocumentHead(render: PageRender): string {
   const preloads = preloadsFor(manifest, payload.kind === 'page' ? payload.routeId : undefined)
     .map((file) => `<link rel="modulepreload" href="${escapeHtml(file)}"${nonceAttribute}>`)
     .join('')
-  const styles = manifest.css.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('')
+  const styles = render.inlineStyle
+    ? `<style>${render.inlineStyle.text}</style>`
+    : manifest.css.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('')
   return (
     DOCUMENT_START +
     themeAttribute(render.theme) +

@@ -32,7 +32,8 @@ import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type Resolv
 import { originForm } from '../../shared/location.js'
 import { documentFor, encodedDocumentFor, StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
 import { compressingStream, negotiateEncoding } from '../compression.js'
-import { STATIC_PAGE_CSP } from '../security-headers.js'
+import { staticPageCsp } from '../security-headers.js'
+import type { InlineStyle } from './inline-style.js'
 import { pipeline } from 'node:stream'
 import { documentTheme, THEME_COOKIE } from '../../shared/theme.js'
 
@@ -40,6 +41,8 @@ export interface PageResponderOptions {
   /** The pages and their renderer: always the same in production, the latest edit in development. */
   readonly view: () => AppView
   readonly manifest: BuildManifest
+  /** The app's stylesheet, written into every document; absent in development. */
+  readonly inlineStyle?: InlineStyle
   /**
    * `npm run dev`: pages are never cached (an edit must show on the next request) and
    * failures carry their message and stack to the browser's error overlay.
@@ -75,6 +78,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
   const { buildId } = manifest
   const staticPages = new StaticCache<StaticPage>()
   const staticData = new StaticCache<StaticData>()
+  const staticCsp = staticPageCsp(opts.inlineStyle ? [opts.inlineStyle.cspSource] : [])
 
   /** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
   const mayCache = (payload: ScreenPayload) => !development && isCacheable(payload)
@@ -106,6 +110,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     const { router, clientLayouts } = view.definition
     return {
       manifest,
+      ...(opts.inlineStyle ? { inlineStyle: opts.inlineStyle } : {}),
       page,
       location,
       nonce,
@@ -148,7 +153,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     reply
       .header('cache-control', STATIC_CACHE_CONTROL)
       .header('vary', documentVary(true)!)
-      .header('content-security-policy', STATIC_PAGE_CSP)
+      .header('content-security-policy', staticCsp)
     if (isNotModified(request, reply, staticEtag(page.etag, theme, encoding))) return reply.code(304).send()
     reply.code(200).type('text/html; charset=utf-8')
     if (!encoding) return reply.send(documentFor(page, theme))

@@ -10,6 +10,7 @@
  * went away (`signal`), is aborted: pending Suspense boundaries fall back to rendering
  * in the browser, and a shell still pending is a failure.
  */
+import type { InlineStyle } from './inline-style.js'
 import { Transform, type Readable } from 'node:stream'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/app/app-root.js'
@@ -24,6 +25,8 @@ import { DOCUMENT_TAIL, renderDocumentHead } from './document.js'
 /** Everything one render of one page depends on: built once per request by the page responder. */
 export interface PageRender {
   readonly manifest: BuildManifest
+  /** The app's stylesheet, written into the document (else linked: development has none to write). */
+  readonly inlineStyle?: InlineStyle
   readonly page: ReadyPage
   /** The page's canonical location: what wouter renders and the key the browser finds it under. */
   readonly location: CanonicalLocation

@@ -26,6 +26,8 @@ function scriptsCarryNonce(html: string, csp: string): boolean {
 function comparable(html: string): string {
   return html
     .replace(/<link rel="modulepreload"[^>]*>/g, '')
+    // Production writes the stylesheet into the document, development links Vite's.
+    .replace(/<style>[^<]*<\/style>/g, '<link rel="stylesheet" href="/assets/style.css">')
     .replace(/<meta property="csp-nonce"[^>]*>/g, '')
     .replace(/<script type="module" nonce="[^"]*">[^<]*<\/script>/g, '')
     .replace(/ nonce="[^"]*"/g, '')
@@ -76,6 +78,9 @@ t.test('pages: server-rendered like production, then Fast Refresh', async (t) =>
   t.test("the development CSP is production's plus what Vite's client needs: a worker from a blob", async (t) => {
     const production = await createTestApp(t, 'production')
     const built = directives(String((await production.app.inject('/about')).headers['content-security-policy']))
+    // Production's inline stylesheet is allowed by its hash; development has none (Vite injects styles with the nonce).
+    t.equal(built['style-src']!.filter((source) => source.startsWith("'sha256-")).length, 1, 'production allows its inline stylesheet by hash')
+    built['style-src'] = built['style-src']!.filter((source) => !source.startsWith("'sha256-"))
     const development = directives((await get(dev, '/about')).headers.get('content-security-policy') ?? '')
     t.same(development, { ...built, 'worker-src': ["'self'", 'blob:'] })
     t.notOk('worker-src' in built, 'production allows no blob worker')

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import path from 'node:path'
 import t from 'tap'
 import { createTestApp } from '../../helpers/app.js'
 import { HOSTILE_TEXT, SECRET_MESSAGE } from '../../fixtures/app/routes.js'
@@ -30,7 +33,12 @@ t.test('production screens', async (t) => {
     t.match(html, `<link rel="modulepreload" href="${build.manifest.entry.file}"`)
     t.match(html, `<link rel="modulepreload" href="${build.manifest.routes.items!.file}"`)
     t.notMatch(html, build.manifest.routes.about!.file, 'another route chunk is not preloaded')
-    t.match(html, `<link rel="stylesheet" href="${build.manifest.css[0]}">`)
+    // The stylesheet is in the document (no request before the first paint), allowed by its hash.
+    const css = readFileSync(path.join(build.clientDir, build.manifest.css[0]!), 'utf8')
+    t.match(html, `<style>${css}</style>`)
+    t.notMatch(html, '<link rel="stylesheet"', 'no stylesheet to fetch')
+    const styleHash = `'sha256-${createHash('sha256').update(css).digest('base64')}'`
+    t.match(String(res.headers['content-security-policy']), new RegExp(`style-src 'self' ${styleHash.replace(/[+/]/g, '\\$&')}`))
     t.match(html, `<script type="module" src="${build.manifest.entry.file}" nonce=`)
     const payload = bootstrapOf(html)
     t.same(
