@@ -24,7 +24,7 @@ import { createPageResponder } from './render/page-responder.js'
 import fastifyCookie from '@fastify/cookie'
 import fastifyCompress from '@fastify/compress'
 import zlib from 'node:zlib'
-import { COMPRESSION_THRESHOLD_BYTES, DYNAMIC_BROTLI_QUALITY, DYNAMIC_GZIP_LEVEL } from './compression.js'
+import { COMPRESSION_THRESHOLD_BYTES, DYNAMIC_BROTLI_QUALITY, DYNAMIC_BROTLI_WINDOW_BITS, DYNAMIC_GZIP_LEVEL } from './compression.js'
 import fastifySecureSession from '@fastify/secure-session'
 import { SESSION_COOKIE, SESSION_MAX_AGE_S, sessionKeys, UNSET_SECRET_WARNING, type SessionCodec } from './session.js'
 import actionsPlugin from './plugins/actions.js'
@@ -150,7 +150,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   // must pass before anything else looks at it: the request id; once the instance has
   // stopped accepting, `Connection: close`, so the connections a proxy still holds end
   // after their request (server/main.ts); one Host, and one this server answers.
-  // Refusals from here go out before helmet's hook has run: they carry its fixed headers.
+  // Refusals from here go out before the security plugin's hook has run: they carry its fixed headers.
   const refuseEarly = (request: FastifyRequest, reply: FastifyReply, refusal: Refusal) =>
     refusals.send(request, reply, refusal, { hooksRan: false })
   app.addHook('onRequest', async function admitRequest(request, reply) {
@@ -216,7 +216,9 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     app.register(fastifyCompress, {
       encodings: ['br', 'gzip'],
       threshold: COMPRESSION_THRESHOLD_BYTES,
-      brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY } },
+      brotliOptions: {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_LGWIN]: DYNAMIC_BROTLI_WINDOW_BITS },
+      },
       zlibOptions: { level: DYNAMIC_GZIP_LEVEL },
       // Request bodies are taken as sent: no form or envelope arrives compressed.
       globalDecompression: false,

@@ -8,7 +8,7 @@
  * - the monitoring tunnel and assets: plain text;
  * - pages: an HTML error page, with the app's stylesheet and no script.
  *
- * Every refusal has the security headers (helmet's, or the fixed script-less set
+ * Every refusal has the security headers (the security plugin's, or the fixed script-less set
  * when Fastify's hooks did not run), the request id, `no-store`, our own code and our
  * own words: never Fastify's message, never the URL that was asked for.
  */

@@ -35,7 +35,7 @@ export interface ResponseControl {
 }
 
 /**
- * Headers a page may not set: the security policy's (every one helmet sets, and HSTS),
+ * Headers a page may not set: the security policy's (every one the security plugin sets, and HSTS),
  * the protocol's, and those that decide where the browser goes or what caches keep
  * (`Refresh` could send it off the site; the cache policy is the page responder's).
  */

@@ -1,13 +1,29 @@
 /**
- * Security headers on every answer, with @fastify/helmet: a CSP that allows scripts
- * only from this origin or carrying the response's nonce (`reply.cspNonce.script`,
- * fresh per response), no framing, no MIME sniffing, a strict referrer policy.
- * HSTS is sent when the request came over https, directly or through a trusted proxy.
+ * Security headers on every answer: a CSP that allows scripts only from this origin or
+ * carrying the response's nonce, no framing, no MIME sniffing, a strict referrer
+ * policy (server/security-headers.ts has the values). HSTS is sent when the request
+ * came over https, directly or through a trusted proxy.
+ *
+ * The nonces are drawn only for an answer that uses one (`reply.cspNonce`, read by a
+ * page with an inline script): an asset, a cached static page or a JSON answer needs
+ * none, and its CSP is the same fixed string.
  */
-import helmet from '@fastify/helmet'
-import type { FastifyInstance } from 'fastify'
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
-import { CSP_DIRECTIVES, DEVELOPMENT_CSP_DIRECTIVES, REFERRER_POLICY, withStyleSources } from '../security-headers.js'
+import { CSP_DIRECTIVES, cspHeader, DEVELOPMENT_CSP_DIRECTIVES, SECURITY_HEADERS, withStyleSources } from '../security-headers.js'
+
+declare module 'fastify' {
+  interface FastifyReply {
+    /** This answer's CSP nonces, fresh per answer; reading them puts them into its CSP. */
+    readonly cspNonce: CspNonce
+  }
+}
+
+export interface CspNonce {
+  readonly script: string
+  readonly style: string
+}
 
 export interface SecurityPluginOptions {
   /** `npm run dev`: the CSP also lets Vite's client start its worker from a blob. */
@@ -16,23 +32,37 @@ export interface SecurityPluginOptions {
   readonly styleSources: readonly string[]
 }
 
+const NONCES = Symbol('cspNonces')
+type WithNonces = FastifyReply & { [NONCES]?: CspNonce }
+
 async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOptions) {
   const directives = withStyleSources(opts.development ? DEVELOPMENT_CSP_DIRECTIVES : CSP_DIRECTIVES, opts.styleSources)
-  await fastify.register(helmet, {
-    enableCSPNonces: true,
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: structuredClone(directives) as unknown as Record<string, string[]>,
+  const policy = cspHeader(directives)
+  const policyWith = (nonce: CspNonce) =>
+    cspHeader({
+      ...directives,
+      scriptSrc: [...directives.scriptSrc, `'nonce-${nonce.script}'`],
+      styleSrc: [...directives.styleSrc, `'nonce-${nonce.style}'`],
+    })
+
+  fastify.decorateReply('cspNonce', {
+    getter(this: WithNonces): CspNonce {
+      let nonce = this[NONCES]
+      if (!nonce) {
+        const bytes = randomBytes(32).toString('hex')
+        nonce = { script: bytes.slice(0, 32), style: bytes.slice(32) }
+        this[NONCES] = nonce
+        this.header('content-security-policy', policyWith(nonce))
+      }
+      return nonce
     },
-    // Set below, only where the client reached us over https.
-    hsts: false,
-    frameguard: { action: 'deny' },
-    referrerPolicy: { policy: REFERRER_POLICY },
   })
-  // HSTS only over https: directly, or as a trusted proxy's X-Forwarded-Proto says.
-  // Over plain http (local, tests) the header would be ignored at best.
-  fastify.addHook('onRequest', async function applyStrictTransportSecurity(request, reply) {
+  fastify.addHook('onRequest', function applySecurityHeaders(request, reply, done) {
+    reply.headers(SECURITY_HEADERS).header('content-security-policy', policy)
+    // HSTS only over https: directly, or as a trusted proxy's X-Forwarded-Proto says.
+    // Over plain http (local, tests) the header would be ignored at best.
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')
+    done()
   })
 }
 

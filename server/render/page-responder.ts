@@ -32,7 +32,6 @@ import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type Resolv
 import { originForm } from '../../shared/location.js'
 import { documentFor, encodedDocumentFor, StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
 import { compressingStream, negotiateEncoding } from '../compression.js'
-import { staticPageCsp } from '../security-headers.js'
 import type { InlineStyle } from './inline-style.js'
 import { pipeline } from 'node:stream'
 import { documentTheme, THEME_COOKIE } from '../../shared/theme.js'
@@ -78,7 +77,6 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
   const { buildId } = manifest
   const staticPages = new StaticCache<StaticPage>()
   const staticData = new StaticCache<StaticData>()
-  const staticCsp = staticPageCsp(opts.inlineStyle ? [opts.inlineStyle.cspSource] : [])
 
   /** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
   const mayCache = (payload: ScreenPayload) => !development && isCacheable(payload)
@@ -153,7 +151,6 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     reply
       .header('cache-control', STATIC_CACHE_CONTROL)
       .header('vary', documentVary(true)!)
-      .header('content-security-policy', staticCsp)
     if (isNotModified(request, reply, staticEtag(page.etag, theme, encoding))) return reply.code(304).send()
     reply.code(200).type('text/html; charset=utf-8')
     if (!encoding) return reply.send(documentFor(page, theme))

@@ -1,12 +1,12 @@
 /** What every answer of the app must carry, read off a real page answer rather than a copied list. */
 import type { FastifyInstance } from 'fastify'
 
-/** Headers of a page answer that are not helmet's. */
+/** Headers of a page answer that are not security headers. */
 const NOT_SECURITY = new Set(['content-type', 'content-length', 'cache-control', 'etag', 'x-request-id', 'date', 'connection', 'keep-alive', 'vary'])
 
 /**
- * The security headers helmet puts on a page answer: a refusal must carry every one
- * of them, including any a helmet upgrade adds.
+ * The security headers the security plugin puts on a page answer: a refusal must carry every one
+ * of them, including any added later.
  */
 export async function securityHeaderNames(app: FastifyInstance, page = '/about'): Promise<string[]> {
   const answer = await app.inject(page)
