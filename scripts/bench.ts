@@ -11,7 +11,8 @@
  *   brotli (what the server's compression gives);
  * - /items/7 and /about throughput with compression (a client sending
  *   `Accept-Encoding: br, gzip`) as a share of a server with COMPRESSION=off, side by side;
- * - hydration time and click-to-content (prefetched, cold), medians of 10;
+ * - first contentful paint and hydration of /items/7 and /about (cold loads), and
+ *   click-to-content (prefetched, cold), medians of 10;
  * - the monitoring tunnel: envelopes/s to a local sink (50 connections), and the p99
  *   it adds over posting to the sink directly, at a steady 300/s and at saturation;
  * - how cost grows with the page: /items/7 with 20, 200 and 2,000 rows (a bench-only
@@ -265,27 +266,44 @@ const usPerRow = (from: number, to: number) => ((msPerRequest(to) - msPerRequest
 
 // 3. Browser figures, against the same server.
 const browser = await launchChromium()
-const hydration: number[] = []
-const prefetched: number[] = []
-const cold: number[] = []
-for (let run = 0; run < 10; run++) {
+/** A cold load (fresh context, empty cache): first contentful paint and hydration, ms from navigation start. */
+async function firstLoad(path: string): Promise<{ fcp: number; hydrated: number }> {
   const context = await browser.newContext()
   const page = await context.newPage()
   const problems: string[] = []
   page.on('pageerror', (error) => problems.push(error.message))
   page.on('console', (message) => message.type() === 'error' && problems.push(message.text()))
-  await page.goto(`${app.origin}/items/7`)
+  await page.goto(app.origin + path)
   await page
     .locator('html[data-hydrated="true"]')
     .waitFor({ state: 'attached' })
     .catch((error: unknown) => {
-      throw new Error(`/items/7 did not become interactive: ${problems.join('; ') || 'no error in the page'}`, { cause: error })
+      throw new Error(`${path} did not become interactive: ${problems.join('; ') || 'no error in the page'}`, { cause: error })
     })
-  hydration.push(await page.evaluate(() => performance.getEntriesByName('app:hydrated')[0]!.startTime))
+  await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0)
+  const timings = await page.evaluate(() => ({
+    fcp: performance.getEntriesByName('first-contentful-paint')[0]!.startTime,
+    hydrated: performance.getEntriesByName('app:hydrated')[0]!.startTime,
+  }))
   await context.close()
+  return timings
+}
+const loads: Record<'/items/7' | '/about', { fcp: number[]; hydrated: number[] }> = {
+  '/items/7': { fcp: [], hydrated: [] },
+  '/about': { fcp: [], hydrated: [] },
+}
+const prefetched: number[] = []
+const cold: number[] = []
+for (let run = 0; run < 10; run++) {
+  for (const [path, series] of Object.entries(loads)) {
+    const { fcp, hydrated } = await firstLoad(path)
+    series.fcp.push(fcp)
+    series.hydrated.push(hydrated)
+  }
   prefetched.push(await clickToContent(browser, app.origin, true))
   cold.push(await clickToContent(browser, app.origin, false))
 }
+const hydration = loads['/items/7'].hydrated
 await browser.close()
 await stop(app.child)
 
@@ -337,6 +355,12 @@ const results = {
   },
   browser: {
     hydrationMsMedian: Number(median(hydration).toFixed(1)),
+    firstLoad: Object.fromEntries(
+      Object.entries(loads).map(([path, series]) => [
+        path,
+        { fcpMsMedian: Number(median(series.fcp).toFixed(1)), hydratedMsMedian: Number(median(series.hydrated).toFixed(1)) },
+      ]),
+    ),
     clickToContentPrefetchedMsMedian: Number(median(prefetched).toFixed(1)),
     clickToContentColdMsMedian: Number(median(cold).toFixed(1)),
   },
@@ -365,19 +389,25 @@ writeFileSync(path.join(projectRoot, 'bench-results.json'), JSON.stringify(resul
 /** An added latency with its sign: +3, -1. */
 const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}`
 
+/** Where a figure's budget is a ratio to Next.js's, measured side by side by the anchors' compare.sh (docs/performance.md). */
+const VS_NEXT = (ratio: number) => `budget ${ratio}x Next.js's, by the side-by-side comparison`
+const firstLoads = results.browser.firstLoad as Record<string, { fcpMsMedian: number; hydratedMsMedian: number }>
 const rows: Array<[string, string]> = [
   ...Object.entries(throughput).map(([name, r]): [string, string] => [name, `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`]),
   ['React renderToString (limit)', `${rendersPerSecond} pages/s`],
   ['Fastify fixed page (limit)', `${fixedPagePerSecond} req/s (${htmlBytes} bytes)`],
-  ['/items/7 vs combined limit', `${results.limits.itemsShareOfCombined} of ${Math.round(combinedLimit)} req/s (rounds: ${results.limits.itemsShareOfCombinedPerRound.join(', ')})`],
-  ['/about vs fixed-page limit', `${results.limits.aboutShareOfFixedPage} (rounds: ${results.limits.aboutShareOfFixedPagePerRound.join(', ')})`],
-  ['first-load JS /items/7', `${(firstLoadJsGzip / 1000).toFixed(1)} KB gzipped; HTML ${(htmlBytes / 1000).toFixed(1)} KB`],
+  ['/items/7 vs combined limit', `${results.limits.itemsShareOfCombined} of ${Math.round(combinedLimit)} req/s (rounds: ${results.limits.itemsShareOfCombinedPerRound.join(', ')}; budget 0.6)`],
+  ['/about vs fixed-page limit', `${results.limits.aboutShareOfFixedPage} (rounds: ${results.limits.aboutShareOfFixedPagePerRound.join(', ')}; budget 0.7)`],
+  ['first-load JS /items/7', `${(firstLoadJsGzip / 1000).toFixed(1)} KB gzipped (budget 72); HTML ${(htmlBytes / 1000).toFixed(1)} KB`],
   ['  as sent (brotli)', `${(firstLoadJsBrotliSent / 1000).toFixed(1)} KB of scripts (budget 70); HTML ${(htmlBrotliSent / 1000).toFixed(1)} KB`],
   ['compressed vs COMPRESSION=off', `/items/7 ${results.compression.itemsShareOfUncompressed} (rounds: ${results.compression.itemsShareOfUncompressedPerRound.join(', ')}), /about ${results.compression.aboutShareOfUncompressed} (rounds: ${results.compression.aboutShareOfUncompressedPerRound.join(', ')}); budget 0.8`],
-  ['hydration (median of 10)', `${results.browser.hydrationMsMedian} ms from navigation start`],
-  ['click-to-content prefetched', `${results.browser.clickToContentPrefetchedMsMedian} ms`],
-  ['click-to-content cold', `${results.browser.clickToContentColdMsMedian} ms`],
-  ['tunnel (@sentry/node loaded)', `${tunnel.requestsPerSecond} envelopes/s; p99 added: ${signed(tunnelModerate.p99Ms - directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(tunnel.p99Ms - direct.p99Ms)} ms at saturation; errors ${results.tunnel.errors}`],
+  ...Object.entries(firstLoads).flatMap(([path, load]): Array<[string, string]> => [
+    [`${path} first contentful paint`, `${load.fcpMsMedian} ms, median of 10 cold loads (${VS_NEXT(0.8)})`],
+    [`${path} hydrated`, `${load.hydratedMsMedian} ms from navigation start (${VS_NEXT(0.7)})`],
+  ]),
+  ['click-to-content prefetched', `${results.browser.clickToContentPrefetchedMsMedian} ms (${VS_NEXT(0.5)})`],
+  ['click-to-content cold', `${results.browser.clickToContentColdMsMedian} ms (${VS_NEXT(0.6)})`],
+  ['tunnel (@sentry/node loaded)', `${tunnel.requestsPerSecond} envelopes/s (budget 2,000); p99 added: ${signed(tunnelModerate.p99Ms - directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(tunnel.p99Ms - direct.p99Ms)} ms at saturation; errors ${results.tunnel.errors}`],
   ['tunnel alone', `${tunnelOnly.requestsPerSecond} envelopes/s; p99 added: ${signed(tunnelOnlyModerate.p99Ms - directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(tunnelOnly.p99Ms - direct.p99Ms)} ms at saturation; errors ${results.tunnel.withoutServerSdk.errors}`],
   ['server RSS after load', `${rssAfterLoadMb} MB`],
   [
@@ -385,7 +415,7 @@ const rows: Array<[string, string]> = [
     `${rssAfterManyUrlsMb} MB over 10,000 URLs in ${manyUrlsRun.seconds.toFixed(0)} s, errors ${manyUrlsRun.errors} (budget 250 MB)`,
   ],
   ...ROW_COUNTS.map((rows): [string, string] => [`/items/7 with ${rows} rows`, `${scaling[String(rows)]!.requestsPerSecond} req/s, p99 ${scaling[String(rows)]!.p99Ms} ms`]),
-  ['time per row', `${results.scaling.usPerRow20To200} us (20 -> 200 rows), ${results.scaling.usPerRow200To2000} us (200 -> 2,000): flat means close`],
+  ['time per row', `${results.scaling.usPerRow20To200} us (20 -> 200 rows), ${results.scaling.usPerRow200To2000} us (200 -> 2,000); budget: flat (no superlinear step)`],
 ]
 const width = Math.max(...rows.map(([name]) => name.length))
 console.log(`\nbench (${TASKSET ? 'server on CPU 0, load on CPU 1' : 'unpinned'}, ${DURATION_S} s per load, c=50 figures: median of ${ROUNDS} rounds):`)
