@@ -1,6 +1,6 @@
 /**
- * Vite serves development only (`npm run dev`); production is built by
- * scripts/build.ts with esbuild. @fastify/vite reads this file: the client modules are
+ * Development's Vite config (`npm run dev`); the production client build is also
+ * Vite's, configured in scripts/build.ts without this file. @fastify/vite reads it: the client modules are
  * served from the project root (`/client/entry.tsx`), and the `ssr` environment's
  * input is what Vite's module runner loads for server-side rendering.
  */
