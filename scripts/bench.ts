@@ -21,7 +21,7 @@
  *   over 10,000 distinct URLs (5,000 item lists, 5,000 query strings of the static /about).
  * Prints a table and writes bench-results.json.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -93,8 +93,13 @@ async function load(url: string, connections: number, post?: { body: string; con
   for (const header of headers) args.push('-H', header)
   if (rate) args.push('-R', String(rate))
   const command = TASKSET ? [TASKSET, '-c', '1', process.execPath, ...args, url] : [process.execPath, ...args, url]
-  const run = spawnSync(command[0]!, command.slice(1), { cwd: projectRoot, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })
-  const result = JSON.parse(run.stdout) as {
+  // Not spawnSync: this process must keep reading the servers' logs meanwhile, or their
+  // writes back up in the servers' memory (the RSS figures would count a full pipe).
+  const child = spawn(command[0]!, command.slice(1), { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
+  let stdout = ''
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
+  await new Promise((resolve) => child.once('close', resolve))
+  const result = JSON.parse(stdout) as {
     requests: { average: number }
     latency: { p50: number; p99: number }
     errors: number
