@@ -79,14 +79,24 @@ function decodeHash(hash: string): string {
   }
 }
 
+/**
+ * Scrolling and focusing need the new page laid out: done in the page's commit, they
+ * forced a layout of the whole page inside it (10 ms for the 200-row list here), and the
+ * frame laid it out again. Done just before the next frame renders, the page is laid
+ * out once, and the first frame that shows it is already scrolled and focused.
+ */
+const beforeNextFrame = (action: () => void) => requestAnimationFrame(() => action())
+
 const browserDocument: ArrivalDocument = {
   scrollY: () => window.scrollY,
-  scrollTo: (y) => window.scrollTo(0, y),
+  scrollTo: (y) => beforeNextFrame(() => window.scrollTo(0, y)),
   scrollToHash(hash) {
-    const id = hash ? decodeHash(hash.slice(1)) : ''
-    const target = id ? document.getElementById(id) : null
-    if (target) target.scrollIntoView()
-    else window.scrollTo(0, 0)
+    beforeNextFrame(() => {
+      const id = hash ? decodeHash(hash.slice(1)) : ''
+      const target = id ? document.getElementById(id) : null
+      if (target) target.scrollIntoView()
+      else window.scrollTo(0, 0)
+    })
   },
-  focusMain: () => document.getElementById(MAIN_ELEMENT_ID)?.focus({ preventScroll: true }),
+  focusMain: () => beforeNextFrame(() => document.getElementById(MAIN_ELEMENT_ID)?.focus({ preventScroll: true })),
 }

@@ -186,8 +186,24 @@ t.test('navigation engine', async (t) => {
     const scrolled = await page.evaluate(() => window.scrollY)
     t.ok(scrolled > 1000, `scrolled down (${scrolled}px)`)
 
+    // What the first frame showing the new page looks like: a frame callback queued when
+    // the new heading appears runs just before that frame renders.
+    const firstFrame = page.evaluate(
+      () =>
+        new Promise<{ scrollY: number; focused: string | undefined }>((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (document.querySelector('h1')?.textContent !== 'Target') return
+            observer.disconnect()
+            requestAnimationFrame(() => resolve({ scrollY: window.scrollY, focused: document.activeElement?.id }))
+          })
+          observer.observe(document.body, { subtree: true, childList: true, characterData: true })
+        }),
+    )
     await link.click()
     await page.locator('h1', { hasText: 'Target' }).waitFor()
+    const frame = await firstFrame
+    t.equal(frame.scrollY, 0, 'the first frame of the new page is at the top')
+    t.equal(frame.focused, 'main', 'and has the focus on the page')
     t.equal(await page.evaluate(() => window.scrollY), 0, 'the new page starts at the top')
     t.equal(await page.title(), 'Target: Fixture target')
     t.equal(await page.evaluate(() => document.activeElement?.id), 'main', 'focus moved to the page')
