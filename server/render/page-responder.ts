@@ -205,7 +205,9 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     }
     const result = view.renderer.renderWhole(render)
     if (!result.ok) return sendRenderFailure(reply, payload, result.error)
-    return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(result.body)
+    // Encoded once: a string would be scanned for its byte length, then encoded again to be written.
+    const body = Buffer.from(result.body)
+    return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(body)
   }
 
   function resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation, options?: ResolveOptions) {
