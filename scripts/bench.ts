@@ -98,7 +98,8 @@ async function load(url: string, connections: number, post?: { body: string; con
   const child = spawn(command[0]!, command.slice(1), { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
   let stdout = ''
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk))
-  await new Promise((resolve) => child.once('close', resolve))
+  const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('close', resolve))
+  if (code !== 0) throw new Error(`autocannon exited with ${code} for ${url}`)
   const result = JSON.parse(stdout) as {
     requests: { average: number }
     latency: { p50: number; p99: number }

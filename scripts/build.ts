@@ -41,6 +41,9 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
   await rm(options.outDir, { recursive: true, force: true })
   // Imported here: the server build and the tests that never build a client do not load Vite.
   const { build } = await import('vite')
+  // Vite sets NODE_ENV to production in this process when it is unset; the tests build
+  // in-process and must keep theirs.
+  const nodeEnv = process.env.NODE_ENV
   const output = await build({
     configFile: false, // vite.config.ts is development's; everything production needs is here
     root: projectRoot,
@@ -73,6 +76,8 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
       },
     },
   })
+  if (nodeEnv === undefined) delete process.env.NODE_ENV
+  else process.env.NODE_ENV = nodeEnv
   const files = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : []))
   const viteManifest = JSON.parse(await readFile(path.join(options.outDir, '.vite/manifest.json'), 'utf8')) as Manifest
   await rm(path.join(options.outDir, '.vite'), { recursive: true, force: true })

@@ -85,10 +85,26 @@ function decodeHash(hash: string): string {
  * frame laid it out again. Done just before the next frame renders, the page is laid
  * out once, and the first frame that shows it is already scrolled and focused.
  */
-const beforeNextFrame = (action: () => void) => requestAnimationFrame(() => action())
+const waiting: Array<() => void> = []
+let frame: number | undefined
+function beforeNextFrame(action: () => void): void {
+  waiting.push(action)
+  frame ??= requestAnimationFrame(runWaiting)
+}
+/** Runs what waits for the next frame now: before reading a scroll position it would change. */
+function runWaiting(): void {
+  if (frame !== undefined) cancelAnimationFrame(frame)
+  frame = undefined
+  for (const action of waiting.splice(0)) action()
+}
 
 const browserDocument: ArrivalDocument = {
-  scrollY: () => window.scrollY,
+  // Two navigations within one frame, or one in a hidden tab (no frames): the previous
+  // arrival's scroll must land before this position is remembered.
+  scrollY: () => {
+    runWaiting()
+    return window.scrollY
+  },
   scrollTo: (y) => beforeNextFrame(() => window.scrollTo(0, y)),
   scrollToHash(hash) {
     beforeNextFrame(() => {

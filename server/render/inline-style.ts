@@ -25,5 +25,7 @@ export function readInlineStyle(clientDir: string, manifest: BuildManifest): Inl
     .join('\n')
   // The text goes between <style> and </style>: it must not end the element early.
   if (/<\/style/i.test(text)) throw new Error('The stylesheet contains "</style", which would end its inline element')
+  // The HTML parser turns CR LF into LF: the browser would hash other text than ours.
+  if (text.includes('\r')) throw new Error('The stylesheet contains a carriage return, which would break its CSP hash')
   return { text, cspSource: `'sha256-${createHash('sha256').update(text).digest('base64')}'` }
 }
