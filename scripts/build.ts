@@ -44,40 +44,44 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
   // Vite sets NODE_ENV to production in this process when it is unset; the tests build
   // in-process and must keep theirs.
   const nodeEnv = process.env.NODE_ENV
-  const output = await build({
-    configFile: false, // vite.config.ts is development's; everything production needs is here
-    root: projectRoot,
-    publicDir: false,
-    logLevel: 'warn',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    // wouter's hook shim for React before 18: React 19 has the hook (client/vendor/).
-    resolve: { alias: { 'use-sync-external-store/shim/index.js': path.join(projectRoot, 'client/vendor/use-sync-external-store-shim.ts') } },
-    esbuild: { jsx: 'automatic', legalComments: 'none' },
-    build: {
-      outDir: options.outDir,
-      emptyOutDir: true,
-      assetsDir: 'assets',
-      manifest: true,
-      // Kept for monitoring (symbolication), never referenced from the scripts.
-      sourcemap: 'hidden',
-      // The server writes the preloads (server/render/document.ts), so Vite's helper does not.
-      modulePreload: false,
-      // One stylesheet for the app: the server inlines it into every document.
-      cssCodeSplit: false,
-      target: ['es2022', 'chrome111', 'firefox111', 'safari16.4'],
-      reportCompressedSize: false,
-      rollupOptions: {
-        input: { entry: options.entry },
-        output: {
-          entryFileNames: 'assets/[name]-[hash].js',
-          chunkFileNames: 'assets/[name]-[hash].js',
-          assetFileNames: 'assets/[name]-[hash][extname]',
+  let output: Awaited<ReturnType<typeof build>>
+  try {
+    output = await build({
+      configFile: false, // vite.config.ts is development's; everything production needs is here
+      root: projectRoot,
+      publicDir: false,
+      logLevel: 'warn',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      // wouter's hook shim for React before 18: React 19 has the hook (client/vendor/).
+      resolve: { alias: { 'use-sync-external-store/shim/index.js': path.join(projectRoot, 'client/vendor/use-sync-external-store-shim.ts') } },
+      esbuild: { jsx: 'automatic', legalComments: 'none' },
+      build: {
+        outDir: options.outDir,
+        emptyOutDir: true,
+        assetsDir: 'assets',
+        manifest: true,
+        // Kept for monitoring (symbolication), never referenced from the scripts.
+        sourcemap: 'hidden',
+        // The server writes the preloads (server/render/document.ts), so Vite's helper does not.
+        modulePreload: false,
+        // One stylesheet for the app: the server inlines it into every document.
+        cssCodeSplit: false,
+        target: ['es2022', 'chrome111', 'firefox111', 'safari16.4'],
+        reportCompressedSize: false,
+        rollupOptions: {
+          input: { entry: options.entry },
+          output: {
+            entryFileNames: 'assets/[name]-[hash].js',
+            chunkFileNames: 'assets/[name]-[hash].js',
+            assetFileNames: 'assets/[name]-[hash][extname]',
+          },
         },
       },
-    },
-  })
-  if (nodeEnv === undefined) delete process.env.NODE_ENV
-  else process.env.NODE_ENV = nodeEnv
+    })
+  } finally {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  }
   const files = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : []))
   const viteManifest = JSON.parse(await readFile(path.join(options.outDir, '.vite/manifest.json'), 'utf8')) as Manifest
   await rm(path.join(options.outDir, '.vite'), { recursive: true, force: true })

@@ -23,8 +23,7 @@ import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
 import fastifyCookie from '@fastify/cookie'
 import fastifyCompress from '@fastify/compress'
-import zlib from 'node:zlib'
-import { COMPRESSION_THRESHOLD_BYTES, DYNAMIC_BROTLI_QUALITY, DYNAMIC_BROTLI_WINDOW_BITS, DYNAMIC_GZIP_LEVEL } from './compression.js'
+import { COMPRESSION_THRESHOLD_BYTES, DYNAMIC_BROTLI_PARAMS, DYNAMIC_GZIP_LEVEL } from './compression.js'
 import fastifySecureSession from '@fastify/secure-session'
 import { SESSION_COOKIE, SESSION_MAX_AGE_S, sessionKeys, UNSET_SECRET_WARNING, type SessionCodec } from './session.js'
 import actionsPlugin from './plugins/actions.js'
@@ -216,9 +215,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     app.register(fastifyCompress, {
       encodings: ['br', 'gzip'],
       threshold: COMPRESSION_THRESHOLD_BYTES,
-      brotliOptions: {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_LGWIN]: DYNAMIC_BROTLI_WINDOW_BITS },
-      },
+      brotliOptions: { params: DYNAMIC_BROTLI_PARAMS },
       zlibOptions: { level: DYNAMIC_GZIP_LEVEL },
       // Request bodies are taken as sent: no form or envelope arrives compressed.
       globalDecompression: false,

@@ -28,6 +28,12 @@ export const DYNAMIC_GZIP_LEVEL = 3
  */
 export const DYNAMIC_BROTLI_WINDOW_BITS = 18
 
+/** Brotli's parameters for an answer compressed per response, by us or by @fastify/compress. */
+export const DYNAMIC_BROTLI_PARAMS = {
+  [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY,
+  [zlib.constants.BROTLI_PARAM_LGWIN]: DYNAMIC_BROTLI_WINDOW_BITS,
+} as const
+
 /** Answers smaller than this are sent as they are: the encoding would cost more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024
 
@@ -69,7 +75,7 @@ export function compressingStream(encoding: Encoding): Transform {
   return encoding === 'br'
     ? zlib.createBrotliCompress({
         flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_LGWIN]: DYNAMIC_BROTLI_WINDOW_BITS },
+        params: DYNAMIC_BROTLI_PARAMS,
       })
     : zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, level: DYNAMIC_GZIP_LEVEL })
 }

@@ -32,7 +32,7 @@ export const DEVELOPMENT_CSP_DIRECTIVES = {
   workerSrc: ["'self'", 'blob:'],
 } as const satisfies Record<string, readonly string[]>
 
-export const REFERRER_POLICY = 'strict-origin-when-cross-origin'
+const REFERRER_POLICY = 'strict-origin-when-cross-origin'
 
 export function cspHeader(directives: Readonly<Record<string, readonly string[]>>): string {
   return Object.entries(directives)
