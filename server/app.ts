@@ -32,6 +32,7 @@ import errorsPlugin from './plugins/errors.js'
 import pagesPlugin from './plugins/pages.js'
 import tunnelPlugin, { DEFAULT_TUNNEL_TIMEOUT_MS } from './plugins/monitoring-tunnel.js'
 import securityPlugin from './plugins/security.js'
+import { scriptlessSecurityHeaders } from './security-headers.js'
 import rateLimitPlugin, { routeRateLimit } from './plugins/rate-limit.js'
 import { TUNNEL_PATH, tunnelPathFor } from '../shared/monitoring.js'
 import staticPlugin from './plugins/static.js'
@@ -93,7 +94,11 @@ export interface DevelopmentMode {
 export function buildApp(config: AppConfig, options: BuildAppOptions = {}): FastifyInstance {
   const { development } = options
   const manifest = development?.manifest ?? readManifest(config.clientDir)
-  const refusals = createRefusals({ buildId: manifest.buildId, stylesheets: manifest.css })
+  const refusals = createRefusals({
+    buildId: manifest.buildId,
+    stylesheets: manifest.css,
+    securityHeaders: scriptlessSecurityHeaders(config.openerPolicy),
+  })
   // Development has no built stylesheet: Vite injects the styles as modules load.
   const inlineStyle = development ? undefined : readInlineStyle(config.clientDir, manifest)
   const hosts = hostPolicy(config.host, config.allowedHosts)
@@ -207,7 +212,11 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   // Before the routes it counts: form posts and the monitoring tunnel, per client address.
   const { rateLimit } = config
   app.register(rateLimitPlugin, { redisUrl: rateLimit.redisUrl, warnIntervalMs: options.rateLimitWarnIntervalMs })
-  app.register(securityPlugin, { development: development !== undefined, styleSources: inlineStyle ? [inlineStyle.cspSource] : [] })
+  app.register(securityPlugin, {
+    development: development !== undefined,
+    styleSources: inlineStyle ? [inlineStyle.cspSource] : [],
+    openerPolicy: config.openerPolicy,
+  })
   // HTML, page data and JSON compressed per answer (server/compression.ts); assets come
   // compressed from the build, static pages are compressed once. Never in development.
   const compression = config.compression && !development

@@ -49,7 +49,16 @@ export interface AppConfig {
   readonly uploadMaxBytes: number
   /** COMPRESSION: `on` (the default) compresses answers in the process; `off` leaves it to a proxy in front. */
   readonly compression: boolean
+  /**
+   * CROSS_ORIGIN_OPENER_POLICY: the `Cross-Origin-Opener-Policy` of every answer the
+   * app's hooks see; undefined (the default) sends none.
+   */
+  readonly openerPolicy: OpenerPolicy | undefined
 }
+
+/** The values browsers know for `Cross-Origin-Opener-Policy`. */
+export const OPENER_POLICIES = ['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups', 'unsafe-none'] as const
+export type OpenerPolicy = (typeof OPENER_POLICIES)[number]
 
 /** Budgets per client address (server/plugins/rate-limit.ts); a budget of 0 is no limit. */
 export interface RateLimitConfig {
@@ -309,7 +318,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     uploadDir: env.UPLOAD_DIR ? parseUploadDir('UPLOAD_DIR', env.UPLOAD_DIR) : tmpdir(),
     uploadMaxBytes: parseBytes('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_MAX_BYTES),
     compression: parseSwitch('COMPRESSION', env.COMPRESSION, true),
+    openerPolicy: parseOpenerPolicy('CROSS_ORIGIN_OPENER_POLICY', env.CROSS_ORIGIN_OPENER_POLICY),
   }
+}
+
+/** A `Cross-Origin-Opener-Policy` value, or `off` (the default): none is sent. */
+function parseOpenerPolicy(name: string, value: string | undefined): OpenerPolicy | undefined {
+  if (value === undefined || value === '' || value === 'off') return undefined
+  const policy = OPENER_POLICIES.find((known) => known === value)
+  if (!policy) throw new ConfigError(name, `must be one of ${OPENER_POLICIES.join(', ')} or "off", got "${value}"`)
+  return policy
 }
 
 /** `on` or `off` (also `true`/`false`, `1`/`0`); unset: the default. */

@@ -22,7 +22,6 @@ import { ErrorCode, isHttpError, isSameSitePath } from '../shared/errors.js'
 import type { ErrorPayload } from '../shared/page-payload.js'
 import { TUNNEL_PATH } from '../shared/monitoring.js'
 import { renderRefusalDocument } from './render/document.js'
-import { SCRIPTLESS_SECURITY_HEADERS } from './security-headers.js'
 
 /** Cache-Control of every answer that is for this request alone. */
 export const NO_STORE = 'private, no-store'
@@ -150,6 +149,8 @@ export function surfaceOf(rawTarget: string): Surface {
 export interface RefusalContext {
   readonly buildId: string
   readonly stylesheets: readonly string[]
+  /** The security headers of an answer without scripts (server/security-headers.ts), for those sent outside the hooks. */
+  readonly securityHeaders: Readonly<Record<string, string>>
 }
 
 interface RefusalAnswer {
@@ -194,7 +195,7 @@ export function createRefusals(context: RefusalContext): Refusals {
   return {
     send(request, reply, refusal, { hooksRan = true } = {}) {
       const answer = answerFor(context, surfaceOf(request.url), refusal, String(request.id))
-      if (!hooksRan) reply.headers(SCRIPTLESS_SECURITY_HEADERS).header(REQUEST_ID_HEADER, request.id)
+      if (!hooksRan) reply.headers(context.securityHeaders).header(REQUEST_ID_HEADER, request.id)
       return reply.code(refusal.status).header('cache-control', NO_STORE).type(answer.type).send(answer.body)
     },
     writeToSocket(socket, rawRequest, refusal) {
@@ -210,7 +211,7 @@ export function createRefusals(context: RefusalContext): Refusals {
       const requestId = randomUUID()
       const answer = answerFor(context, surfaceOf(target), refusal, requestId)
       const headers = {
-        ...SCRIPTLESS_SECURITY_HEADERS,
+        ...context.securityHeaders,
         'content-type': answer.type,
         'content-length': String(Buffer.byteLength(answer.body)),
         'cache-control': NO_STORE,

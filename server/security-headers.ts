@@ -3,10 +3,11 @@
  * on every answer (adding a fresh script and style nonce to the CSP of an answer that
  * asks for one), and the answers sent outside Fastify's hooks (a request Fastify refused
  * before routing, a header block Node refused) carry the fixed form below, for a page
- * without any script. The header set is helmet's defaults with our CSP, written out
- * once: computing them per request (as @fastify/helmet does) cost a tenth of a static
- * page's answer.
+ * without any script. The header set is helmet's defaults with our CSP (the opener
+ * policy a setting), written out once: computing them per request (as @fastify/helmet
+ * does) cost a tenth of a static page's answer.
  */
+import type { OpenerPolicy } from './config.js'
 
 /** The CSP of every answer, before the response's nonces (if it has any) are added. */
 export const CSP_DIRECTIVES = {
@@ -40,9 +41,10 @@ export function cspHeader(directives: Readonly<Record<string, readonly string[]>
     .join(';')
 }
 
-/** Every security header but the CSP: the same on every answer. */
-export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'cross-origin-opener-policy': 'same-origin',
+/**
+ * Every security header but the CSP and the opener policy: the same on every answer.
+ */
+const FIXED_HEADERS: Readonly<Record<string, string>> = {
   'cross-origin-resource-policy': 'same-origin',
   'origin-agent-cluster': '?1',
   'referrer-policy': REFERRER_POLICY,
@@ -55,13 +57,22 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 }
 
 /**
- * The security headers for an answer with no script at all (so no nonce:
- * `script-src 'none'`). A test compares the names with a page answer's, so the two
- * cannot drift apart.
+ * Every security header but the CSP, with `Cross-Origin-Opener-Policy` when the
+ * operator chose one (CROSS_ORIGIN_OPENER_POLICY). None by default: `same-origin`
+ * puts a page opened from a new tab in a new renderer process, about 40 ms of its first
+ * paint (docs/decisions/017-first-paint.md says when to turn it on).
  */
-export const SCRIPTLESS_SECURITY_HEADERS: Readonly<Record<string, string>> = {
-  'content-security-policy': cspHeader({ ...CSP_DIRECTIVES, scriptSrc: ["'none'"] }),
-  ...SECURITY_HEADERS,
+export function securityHeaders(openerPolicy: OpenerPolicy | undefined): Readonly<Record<string, string>> {
+  return openerPolicy ? { 'cross-origin-opener-policy': openerPolicy, ...FIXED_HEADERS } : FIXED_HEADERS
+}
+
+/**
+ * The security headers for an answer with no script at all (so no nonce:
+ * `script-src 'none'`): refusals, some written before Fastify's hooks. A test compares
+ * the names with a page answer's, so the two cannot drift apart.
+ */
+export function scriptlessSecurityHeaders(openerPolicy: OpenerPolicy | undefined): Readonly<Record<string, string>> {
+  return { 'content-security-policy': cspHeader({ ...CSP_DIRECTIVES, scriptSrc: ["'none'"] }), ...securityHeaders(openerPolicy) }
 }
 
 /** The directives with the inline stylesheet's hash (server/render/inline-style.ts) allowed. */

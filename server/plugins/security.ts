@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
-import { CSP_DIRECTIVES, cspHeader, DEVELOPMENT_CSP_DIRECTIVES, SECURITY_HEADERS, withStyleSources } from '../security-headers.js'
+import type { OpenerPolicy } from '../config.js'
+import { CSP_DIRECTIVES, cspHeader, DEVELOPMENT_CSP_DIRECTIVES, securityHeaders, withStyleSources } from '../security-headers.js'
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -30,6 +31,8 @@ export interface SecurityPluginOptions {
   readonly development: boolean
   /** Inline content allowed by hash on every answer: the app's stylesheet (server/render/inline-style.ts). */
   readonly styleSources: readonly string[]
+  /** CROSS_ORIGIN_OPENER_POLICY; none sent when undefined. */
+  readonly openerPolicy: OpenerPolicy | undefined
 }
 
 const NONCES = Symbol('cspNonces')
@@ -38,6 +41,7 @@ type WithNonces = FastifyReply & { [NONCES]?: CspNonce }
 async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOptions) {
   const directives = withStyleSources(opts.development ? DEVELOPMENT_CSP_DIRECTIVES : CSP_DIRECTIVES, opts.styleSources)
   const policy = cspHeader(directives)
+  const headers = securityHeaders(opts.openerPolicy)
   // The policy with nonces, written once around two gaps: per answer, only the nonces are joined in.
   const GAP = '\u0000'
   const [beforeScript, betweenNonces, afterStyle] = cspHeader({
@@ -60,7 +64,7 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOpti
     },
   })
   fastify.addHook('onRequest', function applySecurityHeaders(request, reply, done) {
-    reply.headers(SECURITY_HEADERS).header('content-security-policy', policy)
+    reply.headers(headers).header('content-security-policy', policy)
     // HSTS only over https: directly, or as a trusted proxy's X-Forwarded-Proto says.
     // Over plain http (local, tests) the header would be ignored at best.
     if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains')

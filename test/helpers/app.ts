@@ -48,6 +48,7 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     uploadDir: tmpdir(),
     uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
     compression: true,
+    openerPolicy: undefined,
     ...overrides,
   }
 }

@@ -17,6 +17,7 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.monitoring.dsn, undefined)
   t.equal(config.uploadDir, tmpdir(), 'uploads wait in the system temp folder')
   t.equal(config.uploadMaxBytes, 10 * 1024 * 1024)
+  t.equal(config.openerPolicy, undefined, 'no Cross-Origin-Opener-Policy unless chosen')
   t.equal(config.compression, true, 'answers are compressed unless told otherwise')
   t.same(config.rateLimit, { forms: 30, monitoring: 300, windowMs: 60_000, redisUrl: undefined }, 'rate limits on, counted in memory')
 })
@@ -36,6 +37,9 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ COMPRESSION: 'off' }, { compression: false }],
     [{ COMPRESSION: 'OFF' }, { compression: false }],
     [{ COMPRESSION: 'on' }, { compression: true }],
+    [{ CROSS_ORIGIN_OPENER_POLICY: 'same-origin' }, { openerPolicy: 'same-origin' }],
+    [{ CROSS_ORIGIN_OPENER_POLICY: 'same-origin-allow-popups' }, { openerPolicy: 'same-origin-allow-popups' }],
+    [{ CROSS_ORIGIN_OPENER_POLICY: 'off' }, { openerPolicy: undefined }],
     [{ TRUST_PROXY: 'true' }, { trustProxy: true }],
     [{ RATE_LIMIT_FORMS: '5', RATE_LIMIT_MONITORING: '0', RATE_LIMIT_WINDOW_MS: '1000' }, { rateLimit: { forms: 5, monitoring: 0, windowMs: 1000 } }],
     [{ RATE_LIMIT_FORMS: 'off', RATE_LIMIT_MONITORING: 'off' }, { rateLimit: { forms: 0, monitoring: 0 } }],
@@ -72,6 +76,8 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ PORT: '80.5' }, 'PORT'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
     [{ COMPRESSION: 'maybe' }, 'COMPRESSION'],
+    [{ CROSS_ORIGIN_OPENER_POLICY: 'same-site' }, 'CROSS_ORIGIN_OPENER_POLICY'],
+    [{ CROSS_ORIGIN_OPENER_POLICY: 'same-origin; report-to=x' }, 'CROSS_ORIGIN_OPENER_POLICY'],
     [{ TRUST_PROXY: 'yes' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '10.0.0.0/8,evil' }, 'TRUST_PROXY'],
     [{ TRUST_PROXY: '999.1.1.1' }, 'TRUST_PROXY'],

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { createTestApp } from '../../helpers/app.js'
+import { createTestApp, listenTestApp } from '../../helpers/app.js'
+import { rawRequest } from '../../helpers/raw-http.js'
 
 t.test('security headers on every kind of answer', async (t) => {
   const { app, build } = await createTestApp(t)
@@ -27,4 +28,27 @@ t.test('security headers on every kind of answer', async (t) => {
       t.equal(res.headers['referrer-policy'], 'strict-origin-when-cross-origin')
     })
   }
+})
+
+t.test('Cross-Origin-Opener-Policy: none by default, and the chosen one on every answer when set', async (t) => {
+  const { app } = await createTestApp(t)
+  for (const url of ['/about', '/items/7', '/api/health']) {
+    const res = await app.inject(url)
+    t.equal(res.headers['cross-origin-opener-policy'], undefined, `${url}: none by default`)
+    t.equal(res.headers['cross-origin-resource-policy'], 'same-origin', `${url}: the other headers stay`)
+  }
+
+  const { app: isolated, origin } = await listenTestApp(t, 'production', { config: { openerPolicy: 'same-origin' } })
+  for (const url of ['/about', '/items/7', '/_data/items/7', '/api/health', '/nope']) {
+    const res = await isolated.inject(url)
+    t.equal(res.headers['cross-origin-opener-policy'], 'same-origin', `${url}: the configured policy`)
+  }
+  // Answers written outside Fastify's hooks carry it too: a request Fastify refused
+  // before routing, and a header block Node refused.
+  const refused = await isolated.inject({ url: '/about', headers: { host: 'evil.example' } })
+  t.equal(refused.statusCode, 421, 'a Host this server does not answer')
+  t.equal(refused.headers['cross-origin-opener-policy'], 'same-origin', 'refused before routing')
+  const tooLarge = await rawRequest(origin, `GET /about HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'x'.repeat(20_000)}\r\n\r\n`)
+  t.equal(tooLarge.status, 431, 'headers over the limit')
+  t.equal(tooLarge.headers['cross-origin-opener-policy'], 'same-origin', 'refused by Node')
 })
