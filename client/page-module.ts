@@ -53,11 +53,25 @@ export interface PageModule<R extends AnyRoute = AnyRoute> extends Boundaries {
  * without a reload, an object whose listed members are all components
  * (@vitejs/plugin-react's "compound component" rule). Nothing else sees a difference.
  */
-export function definePage<R extends AnyRoute>(_route: R, page: PageModule<R>): PageModule<R> {
-  return Object.defineProperties(
+export function definePage<R extends AnyRoute>(route: R, page: PageModule<R>): PageModule<R> {
+  const module = Object.defineProperties(
     { Component: page.Component, ...boundariesOf(page) },
     { title: { value: page.title, enumerable: false }, head: { value: page.head, enumerable: false } },
   ) as PageModule<R>
+  pageDefined?.(route, module)
+  return module
+}
+
+let pageDefined: ((route: AnyRoute, module: PageModule<any>) => void) | undefined
+
+/**
+ * Tells `listener` of each page module as its chunk runs (undefined: stop). The browser's
+ * start listens for the first page's (client/browser/start.tsx): the document's script
+ * is that page's chunk, which runs right after the entry, in the same task, so the page
+ * can hydrate without waiting for a dynamic import (which settles a task later).
+ */
+export function onPageDefined(listener: ((route: AnyRoute, module: PageModule<any>) => void) | undefined): void {
+  pageDefined = listener
 }
 
 function boundariesOf({ ErrorBoundary, NotFound }: Boundaries): Boundaries {

@@ -20,6 +20,18 @@ export function preloadsFor(manifest: BuildManifest, routeId: string | undefined
   return [...new Set(files)]
 }
 
+/**
+ * The document's one script. A production build's route chunks import the entry, so a
+ * page's chunk is the script: the browser runs the entry, then the page's module, in
+ * one task, and the page hydrates without the extra task a dynamic import of the chunk
+ * would wait (client/browser/start.tsx). Otherwise (development, where pages are not
+ * chunks; a document without a page) it is the entry.
+ */
+export function startScriptFor(manifest: BuildManifest, routeId: string | undefined): string {
+  const route = routeId ? manifest.routes[routeId] : undefined
+  return route?.imports.includes(manifest.entry.file) ? route.file : manifest.entry.file
+}
+
 /** How every page document starts, up to where `<html>`'s theme attribute goes (static-pages.ts puts it into cached pages). */
 export const DOCUMENT_START = '<!DOCTYPE html><html lang="en"'
 
@@ -35,7 +47,8 @@ export function renderDocumentHead(render: PageRender): string {
   // A static page is sent to everyone as it is, so it has no nonce: it needs none (no
   // inline script; its scripts come from this origin, which the CSP allows).
   const nonceAttribute = render.nonce ? ` nonce="${escapeHtml(render.nonce.script)}"` : ''
-  const preloads = preloadsFor(manifest, payload.kind === 'page' ? payload.routeId : undefined)
+  const routeId = payload.kind === 'page' ? payload.routeId : undefined
+  const preloads = preloadsFor(manifest, routeId)
     .map((file) => `<link rel="modulepreload" href="${escapeHtml(file)}"${nonceAttribute}>`)
     .join('')
   const styles = render.inlineStyle
@@ -61,7 +74,7 @@ export function renderDocumentHead(render: PageRender): string {
     (render.monitoring
       ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(render.monitoring)}</script>`
       : '') +
-    `<script type="module" src="${escapeHtml(manifest.entry.file)}"${nonceAttribute}></script>` +
+    `<script type="module" src="${escapeHtml(startScriptFor(manifest, routeId))}"${nonceAttribute}></script>` +
     `</head><body><div id="${ROOT_ELEMENT_ID}">`
   )
 }

@@ -23,6 +23,22 @@ t.test('the example screens in Chromium', async (t) => {
     t.same(errors, [], 'no console error')
   })
 
+  t.test("a page hydrates in the task that runs its scripts, before DOMContentLoaded", async (t) => {
+    // The page's chunk is the document's script: it hands its module to the entry as it
+    // runs, so no dynamic import (a task later, behind DOMContentLoaded) holds hydration up.
+    for (const path of ['/about', '/items/7']) {
+      const { page, errors } = await openPage(t)
+      await page.goto(`${origin}${path}`)
+      await waitForHydration(page)
+      const timing = await page.evaluate(() => ({
+        hydrated: performance.getEntriesByName('app:hydrated')[0]!.startTime,
+        domContentLoaded: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventStart,
+      }))
+      t.ok(timing.hydrated <= timing.domContentLoaded, `${path}: hydrated at ${timing.hydrated} ms, DOMContentLoaded at ${timing.domContentLoaded} ms`)
+      t.same(errors, [], `${path}: no console error`)
+    }
+  })
+
   t.test('a link click swaps the page client-side, without a document request', async (t) => {
     const { page, errors, documentRequests, dataRequests } = await openPage(t)
     await page.goto(`${origin}/items/7`)

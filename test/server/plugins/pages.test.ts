@@ -39,7 +39,9 @@ t.test('production screens', async (t) => {
     t.notMatch(html, '<link rel="stylesheet"', 'no stylesheet to fetch')
     const styleHash = `'sha256-${createHash('sha256').update(css).digest('base64')}'`
     t.match(String(res.headers['content-security-policy']), new RegExp(`style-src 'self' ${styleHash.replace(/[+/]/g, '\\$&')}`))
-    t.match(html, `<script type="module" src="${build.manifest.entry.file}" nonce=`)
+    // The page's chunk is the script (it imports the entry, preloaded above): one task runs both.
+    t.match(html, `<script type="module" src="${build.manifest.routes.items!.file}" nonce=`)
+    t.match(build.manifest.routes.items!.imports, [build.manifest.entry.file], 'the route chunk imports the entry')
     const payload = bootstrapOf(html)
     t.same(
       { kind: payload.kind, routeId: payload.routeId, params: payload.params, buildId: payload.buildId },
