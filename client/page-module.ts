@@ -51,27 +51,32 @@ export interface PageModule<R extends AnyRoute = AnyRoute> extends Boundaries {
  * (`npm run dev`) swaps only top-level components in place. And `title` and `head` are kept
  * non-enumerable, so that the module's one export looks like what Fast Refresh accepts
  * without a reload, an object whose listed members are all components
- * (@vitejs/plugin-react's "compound component" rule). Nothing else sees a difference.
+ * (@vitejs/plugin-react's "compound component" rule).
+ *
+ * The module's default export must be what this returns, unwrapped: the browser
+ * hydrates the first page with the module recorded here (`definedPage`), and loads
+ * later pages by importing their chunk's default export; the two must be the same.
  */
 export function definePage<R extends AnyRoute>(route: R, page: PageModule<R>): PageModule<R> {
   const module = Object.defineProperties(
     { Component: page.Component, ...boundariesOf(page) },
     { title: { value: page.title, enumerable: false }, head: { value: page.head, enumerable: false } },
   ) as PageModule<R>
-  pageDefined?.(route, module)
+  definedPages.set(route, module)
   return module
 }
 
-let pageDefined: ((route: AnyRoute, module: PageModule<any>) => void) | undefined
+/** Every page module defined so far (its chunk has run), by route: one per route, the latest edit in development. */
+const definedPages = new Map<AnyRoute, PageModule<any>>()
 
 /**
- * Tells `listener` of each page module as its chunk runs (undefined: stop). The browser's
- * start listens for the first page's (client/browser/start.tsx): the document's script
- * is that page's chunk, which runs right after the entry, in the same task, so the page
- * can hydrate without waiting for a dynamic import (which settles a task later).
+ * The module `definePage` made for `route`, if its chunk has run. The browser's start
+ * reads it for the first page (client/browser/start.tsx): the document's script is
+ * that page's chunk, which runs with the entry, so the page hydrates without waiting a
+ * task for a dynamic import of it.
  */
-export function onPageDefined(listener: ((route: AnyRoute, module: PageModule<any>) => void) | undefined): void {
-  pageDefined = listener
+export function definedPage<R extends AnyRoute>(route: R): PageModule<R> | undefined {
+  return definedPages.get(route)
 }
 
 function boundariesOf({ ErrorBoundary, NotFound }: Boundaries): Boundaries {

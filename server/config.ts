@@ -324,8 +324,9 @@ export function loadConfig(env: Env = process.env): AppConfig {
 
 /** A `Cross-Origin-Opener-Policy` value, or `off` (the default): none is sent. */
 function parseOpenerPolicy(name: string, value: string | undefined): OpenerPolicy | undefined {
-  if (value === undefined || value === '' || value === 'off') return undefined
-  const policy = OPENER_POLICIES.find((known) => known === value)
+  const normal = value?.trim().toLowerCase()
+  if (normal === undefined || normal === '' || normal === 'off') return undefined
+  const policy = OPENER_POLICIES.find((known) => known === normal)
   if (!policy) throw new ConfigError(name, `must be one of ${OPENER_POLICIES.join(', ')} or "off", got "${value}"`)
   return policy
 }

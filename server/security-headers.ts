@@ -2,8 +2,8 @@
  * The security policy every answer carries, in one place: the security plugin sets it
  * on every answer (adding a fresh script and style nonce to the CSP of an answer that
  * asks for one), and the answers sent outside Fastify's hooks (a request Fastify refused
- * before routing, a header block Node refused) carry the fixed form below, for a page
- * without any script. The header set is helmet's defaults with our CSP (the opener
+ * before routing, a header block Node refused) carry `scriptlessSecurityHeaders`, for
+ * a page without any script. The header set is helmet's defaults with our CSP (the opener
  * policy a setting), written out once: computing them per request (as @fastify/helmet
  * does) cost a tenth of a static page's answer.
  */

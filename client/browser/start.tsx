@@ -17,7 +17,7 @@ import { locationKey } from '../../shared/location.js'
 import type { AnyPayload } from '../../shared/page-payload.js'
 import type { LayoutTable, Router, RouteTable } from '../../shared/route-table.js'
 import { AppRoot } from '../app/app-root.js'
-import { onPageDefined, type LayoutModules, type PageImports, type PageModule } from '../page-module.js'
+import { definedPage, type LayoutModules, type PageImports, type PageModule } from '../page-module.js'
 import { LayoutData } from './layout-data.js'
 import type { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'
@@ -104,20 +104,18 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
 
 /**
  * The first page's module. In a production build the document's script is the page's
- * own chunk (server/render/document.ts), which imports this entry: it runs right after
- * it, in the same task, and hands its module over as it is defined. Waiting for a
- * dynamic import of the same chunk instead would cost a task (5 to 12 ms of hydration
- * measured on /about), behind whatever else is queued. The import is still asked for:
- * it is how the module comes in development, where pages are not chunks.
+ * own chunk (server/render/document.ts), which imports this entry: the browser runs the
+ * whole module graph, this entry then the chunk, before any promise callback, so once
+ * this function resumes from its first `await` the chunk's `definePage` has recorded
+ * the module. A dynamic import of the same chunk would settle a task later (5 to 12 ms
+ * of /about's hydration, behind whatever else is queued). The import remains for
+ * everything else: development, where pages are not chunks, or a chunk that awaits at
+ * its top level.
  */
 async function firstPageModule(routes: RouteTable, modules: PageModules, routeId: string): Promise<PageModule> {
+  await Promise.resolve() // after the rest of the module graph: see above
   const route = routes[routeId]
-  const defined = new Promise<PageModule>((resolve) => onPageDefined((definedRoute, module) => definedRoute === route && resolve(module)))
-  try {
-    return await Promise.race([defined, modules.load(routeId)])
-  } finally {
-    onPageDefined(undefined)
-  }
+  return (route && definedPage(route)) ?? modules.load(routeId)
 }
 
 function readMonitoringConfig(): BrowserMonitoringConfig | undefined {

@@ -40,6 +40,7 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ CROSS_ORIGIN_OPENER_POLICY: 'same-origin' }, { openerPolicy: 'same-origin' }],
     [{ CROSS_ORIGIN_OPENER_POLICY: 'same-origin-allow-popups' }, { openerPolicy: 'same-origin-allow-popups' }],
     [{ CROSS_ORIGIN_OPENER_POLICY: 'off' }, { openerPolicy: undefined }],
+    [{ CROSS_ORIGIN_OPENER_POLICY: ' Same-Origin ' }, { openerPolicy: 'same-origin' }],
     [{ TRUST_PROXY: 'true' }, { trustProxy: true }],
     [{ RATE_LIMIT_FORMS: '5', RATE_LIMIT_MONITORING: '0', RATE_LIMIT_WINDOW_MS: '1000' }, { rateLimit: { forms: 5, monitoring: 0, windowMs: 1000 } }],
     [{ RATE_LIMIT_FORMS: 'off', RATE_LIMIT_MONITORING: 'off' }, { rateLimit: { forms: 0, monitoring: 0 } }],
