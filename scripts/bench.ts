@@ -313,7 +313,6 @@ for (let run = 0; run < 10; run++) {
   prefetched.push(await clickToContent(browser, app.origin, true))
   cold.push(await clickToContent(browser, app.origin, false))
 }
-const hydration = loads['/items/7'].hydrated
 await browser.close()
 await stop(app.child)
 
@@ -343,6 +342,13 @@ const directModerate = await load(`${sinkOrigin}/api/1/envelope/`, 1, post, MODE
 await stop(tunnelApp.child)
 sink.kill('SIGKILL')
 
+/** Medians of the cold loads, per page. */
+const firstLoadMedians = Object.fromEntries(
+  Object.entries(loads).map(([path, series]) => [
+    path,
+    { fcpMsMedian: Number(median(series.fcp).toFixed(1)), hydratedMsMedian: Number(median(series.hydrated).toFixed(1)) },
+  ]),
+)
 const results = {
   machine: { cpus: 2, pinned: Boolean(TASKSET), durationSeconds: DURATION_S },
   throughput,
@@ -364,13 +370,7 @@ const results = {
     aboutShareOfUncompressedPerRound: aboutCompressionShares.map((share) => Number(share.toFixed(2))),
   },
   browser: {
-    hydrationMsMedian: Number(median(hydration).toFixed(1)),
-    firstLoad: Object.fromEntries(
-      Object.entries(loads).map(([path, series]) => [
-        path,
-        { fcpMsMedian: Number(median(series.fcp).toFixed(1)), hydratedMsMedian: Number(median(series.hydrated).toFixed(1)) },
-      ]),
-    ),
+    firstLoad: firstLoadMedians,
     clickToContentPrefetchedMsMedian: Number(median(prefetched).toFixed(1)),
     clickToContentColdMsMedian: Number(median(cold).toFixed(1)),
   },
@@ -401,7 +401,6 @@ const signed = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}`
 
 /** Where a figure's budget is a ratio to Next.js's, measured side by side by the anchors' compare.sh (docs/performance.md). */
 const VS_NEXT = (ratio: number) => `budget ${ratio}x Next.js's, by the side-by-side comparison`
-const firstLoads = results.browser.firstLoad as Record<string, { fcpMsMedian: number; hydratedMsMedian: number }>
 const rows: Array<[string, string]> = [
   ...Object.entries(throughput).map(([name, r]): [string, string] => [name, `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`]),
   ['React renderToString (limit)', `${rendersPerSecond} pages/s`],
@@ -411,7 +410,7 @@ const rows: Array<[string, string]> = [
   ['first-load JS /items/7', `${(firstLoadJsGzip / 1000).toFixed(1)} KB gzipped (budget 72); HTML ${(htmlBytes / 1000).toFixed(1)} KB`],
   ['  as sent (brotli)', `${(firstLoadJsBrotliSent / 1000).toFixed(1)} KB of scripts (budget 70); HTML ${(htmlBrotliSent / 1000).toFixed(1)} KB`],
   ['compressed vs COMPRESSION=off', `/items/7 ${results.compression.itemsShareOfUncompressed} (rounds: ${results.compression.itemsShareOfUncompressedPerRound.join(', ')}), /about ${results.compression.aboutShareOfUncompressed} (rounds: ${results.compression.aboutShareOfUncompressedPerRound.join(', ')}); budget 0.8`],
-  ...Object.entries(firstLoads).flatMap(([path, load]): Array<[string, string]> => [
+  ...Object.entries(firstLoadMedians).flatMap(([path, load]): Array<[string, string]> => [
     [`${path} first contentful paint`, `${load.fcpMsMedian} ms, median of 10 cold loads (${VS_NEXT(0.8)})`],
     [`${path} hydrated`, `${load.hydratedMsMedian} ms from navigation start (${VS_NEXT(0.7)})`],
   ]),

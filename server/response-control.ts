@@ -9,7 +9,7 @@
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
-import { scriptlessSecurityHeaders } from './security-headers.js'
+import { SECURITY_HEADER_NAMES } from './security-headers.js'
 import { requestSession, SESSION_COOKIE, type SessionControl } from './session.js'
 
 export interface CookieOptions {
@@ -35,14 +35,12 @@ export interface ResponseControl {
 }
 
 /**
- * Headers a page may not set: the security policy's (every one the security plugin may set, the opener
- * policy included whether or not it is configured, and HSTS),
- * the protocol's, and those that decide where the browser goes or what caches keep
+ * Headers a page may not set: the security policy's (every one it may set, configured or
+ * not), the protocol's, and those that decide where the browser goes or what caches keep
  * (`Refresh` could send it off the site; the cache policy is the page responder's).
  */
 const RESERVED_HEADERS = new Set([
-  ...Object.keys(scriptlessSecurityHeaders('same-origin')),
-  'strict-transport-security',
+  ...SECURITY_HEADER_NAMES,
   'set-cookie',
   'content-type',
   'content-length',

@@ -66,6 +66,20 @@ export function securityHeaders(openerPolicy: OpenerPolicy | undefined): Readonl
   return openerPolicy ? { 'cross-origin-opener-policy': openerPolicy, ...FIXED_HEADERS } : FIXED_HEADERS
 }
 
+/** HSTS, sent only when the client reached us over https (server/plugins/security.ts). */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=31536000; includeSubDomains'
+
+/**
+ * Every header name the security policy may set, whatever the configuration: a page may
+ * not set any of them itself (server/response-control.ts).
+ */
+export const SECURITY_HEADER_NAMES: readonly string[] = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'strict-transport-security',
+  ...Object.keys(FIXED_HEADERS),
+]
+
 /**
  * The security headers for an answer with no script at all (so no nonce:
  * `script-src 'none'`): refusals, some written before Fastify's hooks. A test compares
