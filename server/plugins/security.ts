@@ -8,7 +8,7 @@
  * page with an inline script): an asset, a cached static page or a JSON answer needs
  * none, and its CSP is the same fixed string.
  */
-import { randomBytes } from 'node:crypto'
+import { randomFillSync } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 import type { OpenerPolicy } from '../config.js'
@@ -36,6 +36,25 @@ export interface SecurityPluginOptions {
 }
 
 const NONCES = Symbol('cspNonces')
+
+/**
+ * Random bytes drawn a few kilobytes at a time and each handed out once: one call into
+ * the system's generator per 128 answers instead of one per answer (a few microseconds
+ * each under load). Node's `randomUUID` keeps its entropy the same way.
+ */
+const NONCE_BYTES = 32
+const pool = Buffer.alloc(NONCE_BYTES * 128)
+let poolOffset = pool.length
+
+function freshNonceHex(): string {
+  if (poolOffset === pool.length) {
+    randomFillSync(pool)
+    poolOffset = 0
+  }
+  const hex = pool.toString('hex', poolOffset, poolOffset + NONCE_BYTES)
+  poolOffset += NONCE_BYTES
+  return hex
+}
 type WithNonces = FastifyReply & { [NONCES]?: CspNonce }
 
 async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOptions) {
@@ -55,7 +74,7 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOpti
     getter(this: WithNonces): CspNonce {
       let nonce = this[NONCES]
       if (!nonce) {
-        const bytes = randomBytes(32).toString('hex')
+        const bytes = freshNonceHex()
         nonce = { script: bytes.slice(0, 32), style: bytes.slice(32) }
         this[NONCES] = nonce
         this.header('content-security-policy', policyWith(nonce))

@@ -9,6 +9,9 @@ t.test('serializeForScript cannot close or confuse a script element', async (t) 
     ['closing script tag', { text: HOSTILE }, ['</script', '<script']],
     ['HTML comment opener', { text: '<!-- <script>' }, ['<!--', '<script']],
     ['line and paragraph separators', { text: 'line\u2028separator\u2029paragraph' }, ['\u2028', '\u2029']],
+    // Each alone, so each is found by its own check.
+    ['line separator alone', { text: 'a\u2028b' }, ['\u2028']],
+    ['paragraph separator alone', { text: 'a\u2029b' }, ['\u2029']],
     ['upper-case closing tag', ['</SCRIPT>'], ['</SCRIPT']],
   ]
   for (const [label, value, forbidden] of cases) {

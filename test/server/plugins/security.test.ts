@@ -30,6 +30,20 @@ t.test('security headers on every kind of answer', async (t) => {
   }
 })
 
+t.test('every document draws its own nonces, across refills of the random pool', async (t) => {
+  const { app } = await createTestApp(t)
+  const seen = new Set<string>()
+  // More answers than one refill of the pool serves (128), so a refill that handed out
+  // the same bytes again would show as a repeat.
+  for (let i = 0; i < 300; i++) {
+    const csp = String((await app.inject('/items/7')).headers['content-security-policy'])
+    const [, script, style] = /script-src 'self' 'nonce-([0-9a-f]{32})'.*style-src [^;]*'nonce-([0-9a-f]{32})'/.exec(csp) ?? []
+    t.ok(script && style && script !== style, `answer ${i}: two different nonces`)
+    seen.add(script!).add(style!)
+  }
+  t.equal(seen.size, 600, 'no nonce ever repeats')
+})
+
 t.test('Cross-Origin-Opener-Policy: none by default, and the chosen one on every answer when set', async (t) => {
   const { app } = await createTestApp(t)
   for (const url of ['/about', '/items/7', '/api/health']) {
