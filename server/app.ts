@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
+import type { DestinationStream } from 'pino'
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
 import { apiRoutes } from './api/index.js'
 import type { AppConfig } from './config.js'
@@ -73,8 +74,8 @@ export interface BuildAppOptions {
   readonly rateLimitWarnIntervalMs?: number
   /** Where 5xx failures are reported besides the log; nothing unless SENTRY_DSN is set. */
   readonly errorReporter?: ErrorReporter
-  /** Where log lines go (tests capture them); stdout otherwise. */
-  readonly logStream?: NodeJS.WritableStream
+  /** Where log lines go: main.ts's bounded stdout, a test's capture; pino's stdout otherwise. */
+  readonly logStream?: DestinationStream
   /** `npm run dev` only (server/development/): Vite instead of the client build. */
   readonly development?: DevelopmentMode
 }

@@ -47,6 +47,8 @@ export interface AppConfig {
   readonly uploadDir: string
   /** UPLOAD_MAX_BYTES: the most bytes one form with files may have in all, whatever its fields allow. */
   readonly uploadMaxBytes: number
+  /** The most log bytes that may wait in memory for stdout; past it lines are dropped and counted (server/log-destination.ts). */
+  readonly logBufferBytes: number
   /** COMPRESSION: `on` (the default) compresses answers in the process; `off` leaves it to a proxy in front. */
   readonly compression: boolean
   /**
@@ -99,6 +101,8 @@ type Env = Readonly<Record<string, string | undefined>>
 
 /** 10 MiB: the demo's largest file (5 MiB) with room to spare. */
 export const DEFAULT_UPLOAD_MAX_BYTES = 10 * 1024 * 1024
+/** Minutes of a busy server's request log, far below a container's memory. */
+export const DEFAULT_LOG_BUFFER_BYTES = 16 * 1024 * 1024
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
@@ -317,6 +321,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     shutdownGraceMs: parseMilliseconds('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
     uploadDir: env.UPLOAD_DIR ? parseUploadDir('UPLOAD_DIR', env.UPLOAD_DIR) : tmpdir(),
     uploadMaxBytes: parseBytes('UPLOAD_MAX_BYTES', env.UPLOAD_MAX_BYTES, DEFAULT_UPLOAD_MAX_BYTES),
+    logBufferBytes: parseBytes('LOG_BUFFER_BYTES', env.LOG_BUFFER_BYTES, DEFAULT_LOG_BUFFER_BYTES),
     compression: parseSwitch('COMPRESSION', env.COMPRESSION, true),
     openerPolicy: parseOpenerPolicy('CROSS_ORIGIN_OPENER_POLICY', env.CROSS_ORIGIN_OPENER_POLICY),
   }

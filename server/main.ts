@@ -11,6 +11,7 @@
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { buildApp } from './app.js'
+import { boundedStdout } from './log-destination.js'
 import { listenOrExit, loadConfigOrExit } from './process.js'
 
 const config = loadConfigOrExit({ clientBuild: true })
@@ -19,7 +20,9 @@ const config = loadConfigOrExit({ clientBuild: true })
 const errorReporter = config.monitoring.dsn
   ? (await import('./monitoring/sentry-reporter.js')).sentryReporter
   : undefined
-const app = buildApp(config, { errorReporter })
+const logDestination = boundedStdout(config.logBufferBytes)
+const app = buildApp(config, { errorReporter, logStream: logDestination.stream })
+logDestination.reportDropsTo(app.log)
 
 /**
  * How long a stopping instance waits for the connections it holds to end by themselves,

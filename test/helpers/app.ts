@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { apiRoutes } from '../../server/api/index.js'
 import { buildApp } from '../../server/app.js'
 import type { ErrorReporter } from '../../server/monitoring/error-reporter.js'
-import { DEFAULT_UPLOAD_MAX_BYTES, type AppConfig } from '../../server/config.js'
+import { DEFAULT_LOG_BUFFER_BYTES, DEFAULT_UPLOAD_MAX_BYTES, type AppConfig } from '../../server/config.js'
 import { fixtureDefinition } from '../fixtures/app/server.js'
 import { buildFor, type BuiltApp, type ClientBuild } from './build.js'
 
@@ -47,6 +47,7 @@ export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}
     shutdownGraceMs: 1_000,
     uploadDir: tmpdir(),
     uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
+    logBufferBytes: DEFAULT_LOG_BUFFER_BYTES,
     compression: true,
     openerPolicy: undefined,
     ...overrides,

@@ -17,6 +17,7 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.monitoring.dsn, undefined)
   t.equal(config.uploadDir, tmpdir(), 'uploads wait in the system temp folder')
   t.equal(config.uploadMaxBytes, 10 * 1024 * 1024)
+  t.equal(config.logBufferBytes, 16 * 1024 * 1024, 'at most 16 MiB of log lines wait for stdout')
   t.equal(config.openerPolicy, undefined, 'no Cross-Origin-Opener-Policy unless chosen')
   t.equal(config.compression, true, 'answers are compressed unless told otherwise')
   t.same(config.rateLimit, { forms: 30, monitoring: 300, windowMs: 60_000, redisUrl: undefined }, 'rate limits on, counted in memory')
@@ -26,6 +27,10 @@ t.test('UPLOAD_DIR: an existing folder this process can write to; UPLOAD_MAX_BYT
   const dir = mkdtempSync(path.join(tmpdir(), 'config-uploads-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   t.match(loadConfig({ UPLOAD_DIR: dir, UPLOAD_MAX_BYTES: '2097152' }), { uploadDir: dir, uploadMaxBytes: 2 * 1024 * 1024 })
+})
+
+t.test('LOG_BUFFER_BYTES: bytes', async (t) => {
+  t.equal(loadConfig({ LOG_BUFFER_BYTES: '1048576' }).logBufferBytes, 1024 * 1024)
 })
 
 t.test('valid values are parsed into their types', async (t) => {
@@ -106,6 +111,8 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ UPLOAD_DIR: '/etc/hostname' }, 'UPLOAD_DIR'],
     [{ UPLOAD_MAX_BYTES: '10MB' }, 'UPLOAD_MAX_BYTES'],
     [{ UPLOAD_MAX_BYTES: '0' }, 'UPLOAD_MAX_BYTES'],
+    [{ LOG_BUFFER_BYTES: '16MiB' }, 'LOG_BUFFER_BYTES'],
+    [{ LOG_BUFFER_BYTES: '-1' }, 'LOG_BUFFER_BYTES'],
     [{ RATE_LIMIT_FORMS: '-1' }, 'RATE_LIMIT_FORMS'],
     [{ RATE_LIMIT_FORMS: '30/min' }, 'RATE_LIMIT_FORMS'],
     [{ RATE_LIMIT_MONITORING: 'none' }, 'RATE_LIMIT_MONITORING'],

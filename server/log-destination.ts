@@ -1,0 +1,54 @@
+/**
+ * Where the production server's log lines go: stdout, written without blocking, with a
+ * bound on how much may wait in memory for it.
+ *
+ * pino's default destination writes asynchronously and keeps whatever stdout has not
+ * taken yet in memory, without limit: a log reader that stalls (a full pipe, a stuck
+ * log shipper) makes the process grow until it is killed for its memory. A synchronous
+ * destination would stall every request instead. So lines wait up to a bound
+ * (LOG_BUFFER_BYTES); past it a line is dropped and counted, and once stdout takes
+ * lines again one warning says how many were lost (docs/decisions/018).
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import pino, { type DestinationStream } from 'pino'
+
+/** How often, at most, the dropped lines are reported: a reader that lags for minutes gives one line per interval, not one per write. */
+const REPORT_INTERVAL_MS = 10_000
+
+export interface LogDestination {
+  /** The stream to give the logger. */
+  readonly stream: DestinationStream
+  /** Where the warnings about dropped lines go: the logger writing into `stream`, once it exists. */
+  reportDropsTo(log: FastifyBaseLogger): void
+}
+
+export function boundedStdout(maxBytes: number): LogDestination {
+  const stream = pino.destination({ dest: 1, sync: false, maxLength: maxBytes })
+  let log: FastifyBaseLogger | undefined
+  let droppedLines = 0
+  let droppedBytes = 0
+  let lastReport = 0
+  stream.on('drop', (line: string | Buffer) => {
+    droppedLines++
+    droppedBytes += Buffer.byteLength(line)
+  })
+  // 'write': stdout took some bytes, so there is room again for the report.
+  stream.on('write', () => {
+    if (droppedLines === 0 || !log || Date.now() - lastReport < REPORT_INTERVAL_MS) return
+    lastReport = Date.now()
+    const lost = { droppedLines, droppedBytes }
+    // The report can be dropped too: then it is counted in the next one.
+    droppedLines = droppedBytes = 0
+    const logger = log
+    // On the next tick: this event fires inside the stream's own write bookkeeping.
+    process.nextTick(() =>
+      logger.warn(lost, `log lines dropped: stdout took them slower than they came, and more than LOG_BUFFER_BYTES (${maxBytes}) waited`),
+    )
+  })
+  return {
+    stream,
+    reportDropsTo(logger) {
+      log = logger
+    },
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The built server's log, when stdout is read slower than the server logs (a stalled
+ * log shipper): requests are still answered, at most LOG_BUFFER_BYTES of lines wait
+ * in memory, the rest are dropped, and once stdout takes lines again a warning counts
+ * the lost ones.
+ */
+import t from 'tap'
+import { buildDist, listeningOrigin, startServer } from '../helpers/server-process.js'
+import { waitUntil } from '../helpers/wait.js'
+
+const dist = await buildDist(t)
+
+t.test('a stalled stdout: lines past LOG_BUFFER_BYTES are dropped and counted, requests still answered', async (t) => {
+  const bound = 128 * 1024
+  const server = startServer(dist, { PORT: '0', SHUTDOWN_DELAY_MS: '0', LOG_BUFFER_BYTES: String(bound) })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  const origin = await listeningOrigin(server)
+  const before = server.logLines().length
+
+  // Nobody reads the server's stdout now: the pipe fills (64 KiB), then the server's buffer.
+  server.child.stdout!.pause()
+  const requests = 3_000
+  const statuses = new Map<number, number>()
+  let next = 0
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (next < requests) {
+        next++
+        const res = await fetch(`${origin}/about?n=${next}`)
+        await res.arrayBuffer()
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1)
+      }
+    }),
+  )
+  t.same([...statuses], [[200, requests]], 'every request answered while nothing read the log')
+
+  server.child.stdout!.resume()
+  await waitUntil(() => server.logLines().some((line) => line.msg?.startsWith('log lines dropped')), 'the server reports the dropped lines', 15_000)
+  const lines = server.logLines().slice(before)
+  const reports = lines.filter((line) => line.msg?.startsWith('log lines dropped'))
+  t.equal(reports[0]!.level, 40, 'a warning')
+  t.match(reports[0]!.msg, /LOG_BUFFER_BYTES \(131072\)/, 'naming the setting')
+  const dropped = reports.reduce((sum, line) => sum + (line.droppedLines as number), 0)
+  const droppedBytes = reports.reduce((sum, line) => sum + (line.droppedBytes as number), 0)
+  const requestLines = lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length
+  // Two lines a request; what came through plus what was counted is all of them.
+  t.ok(requestLines < 2 * requests, `some lines were lost (${requestLines} of ${2 * requests} came through)`)
+  t.ok(requestLines + dropped >= 2 * requests, `and every lost one was counted (${dropped} dropped)`)
+  // More was logged than the pipe and the bound hold together: the rest was dropped, not kept.
+  const logged = droppedBytes + lines.reduce((sum, line) => sum + JSON.stringify(line).length + 1, 0)
+  t.ok(logged > bound + 64 * 1024, `the server logged more (${logged} bytes) than it could keep`)
+})
