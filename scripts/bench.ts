@@ -160,7 +160,7 @@ const fixed = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/fixed-
 const [, fixedOrigin] = await firstLine(fixed, /(http:\/\/127\.0\.0\.1:\d+)/)
 fixed.stdout!.resume()
 
-/** React rendering the page to a string in a loop, on CPU 0 (our server idles meanwhile). */
+/** React rendering the page to a string (read once, so joined into one) in a loop, on CPU 0 (our server idles meanwhile). */
 async function renderLimit(): Promise<number> {
   const child = onCpu0([process.execPath, '--import', 'tsx', 'scripts/bench/render-limit.tsx'], { NODE_ENV: 'production' })
   const [, json] = await firstLine(child, /(\{.*\})/)
