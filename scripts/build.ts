@@ -144,11 +144,14 @@ function manifestFrom(vite: Manifest, options: ClientBuildOptions, outputs: read
   return { buildId, entry, css, routes }
 }
 
-export async function buildServer(outDir: string): Promise<void> {
-  await rm(outDir, { recursive: true, force: true })
+/**
+ * Bundles server-side entry points the way the production server is built: one ES
+ * module each, dependencies left to node_modules. `entryPoints`: output name to source.
+ */
+export async function bundleForNode(entryPoints: Record<string, string>, outDir: string): Promise<void> {
   await esbuild.build({
     absWorkingDir: projectRoot,
-    entryPoints: { server: 'server/main.ts', instrument: 'server/instrument.ts' },
+    entryPoints,
     outdir: outDir,
     bundle: true,
     format: 'esm',
@@ -159,6 +162,11 @@ export async function buildServer(outDir: string): Promise<void> {
     sourcemap: 'linked',
     logLevel: 'warning',
   })
+}
+
+export async function buildServer(outDir: string): Promise<void> {
+  await rm(outDir, { recursive: true, force: true })
+  await bundleForNode({ server: 'server/main.ts', instrument: 'server/instrument.ts' }, outDir)
   // React picks its production build from NODE_ENV when first imported, and ESM
   // imports are hoisted: so the variable is set here, before the bundle is imported.
   await mkdir(outDir, { recursive: true })
