@@ -2,7 +2,8 @@
 /**
  * Layouts in Chromium: a layout stays mounted (its state survives) between two pages
  * in it and its data is reused, in one request per navigation; failures and render
- * errors show inside the nearest layout, which keeps working; the theme choice applies
+ * errors show inside the nearest layout, which keeps working; the chrome is set in the
+ * body text's one face, the current page marked by colour; the theme choice applies
  * at once, without JavaScript too, and both themes meet WCAG AA.
  */
 import t from 'tap'
@@ -41,6 +42,42 @@ t.test('the items layout of the production app', async (t) => {
     const answer = (await answers[0]) as { layouts?: unknown; data: { title: string } }
     t.equal(answer.layouts, undefined, 'and the answer left it out')
     t.equal(answer.data.title, 'Item list 2')
+  })
+  t.test('the chrome is set in one face, the body text\'s, and the current page is marked without bold', async (t) => {
+    const { page } = await openPage(t)
+    await page.goto(`${origin}/items/3`)
+    await waitForHydration(page)
+    // Each other family, size or weight is one more font set up before the first paint
+    // (docs/decisions/019-first-frame-fonts.md).
+    // (No named functions inside: tsx would wrap them in a helper the page does not have.)
+    const faces = await page.evaluate(() => {
+      const withText = [document.querySelector('main p')!, ...document.querySelectorAll('.site-header *, .site-footer *, .sidebar *')].filter(
+        (element) => [...element.childNodes].some((node) => node.nodeType === Node.TEXT_NODE && node.textContent!.trim() !== ''),
+      )
+      const [body, ...chrome] = withText.map((element) => {
+        const style = getComputedStyle(element)
+        return `${style.fontFamily} ${style.fontSize} ${style.fontWeight}`
+      })
+      return { body: body!, chrome: [...new Set(chrome)] }
+    })
+    t.match(faces.body, /^Arial, sans-serif 16px 400$/, 'the body text is Arial at the default size')
+    t.same(faces.chrome, [faces.body], 'header, footer and sidebar text use that face alone')
+    for (const [where, current, other] of [
+      ['header nav', '.site-header nav a[aria-current="page"]', '.site-header nav a:not([aria-current])'],
+      ['sidebar', '.sidebar a[aria-current="page"]', '.sidebar a:not([aria-current])'],
+    ] as const) {
+      const looks = await page.evaluate(
+        ([current, other]) =>
+          [current, other].map((selector) => {
+            const style = getComputedStyle(document.querySelector(selector)!)
+            return { color: style.color, underline: style.textDecorationLine }
+          }),
+        [current, other] as const,
+      )
+      t.not(looks[0]!.color, looks[1]!.color, `${where}: the current page's link has its own colour`)
+      t.equal(looks[0]!.underline, 'none', `${where}: and no underline`)
+      t.equal(looks[1]!.underline, 'underline', `${where}: the others keep theirs`)
+    }
   })
 })
 
