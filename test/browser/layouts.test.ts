@@ -3,7 +3,7 @@
  * Layouts in Chromium: a layout stays mounted (its state survives) between two pages
  * in it and its data is reused, in one request per navigation; failures and render
  * errors show inside the nearest layout, which keeps working; the chrome is set in the
- * body text's one face, the current page marked by colour; the theme choice applies
+ * body text's one face, the current page marked without bold; the theme choice applies
  * at once, without JavaScript too, and both themes meet WCAG AA.
  */
 import t from 'tap'
@@ -58,8 +58,9 @@ t.test('the items layout of the production app', async (t) => {
         const style = getComputedStyle(element)
         return `${style.fontFamily} ${style.fontSize} ${style.fontWeight}`
       })
-      return { body: body!, chrome: [...new Set(chrome)] }
+      return { bodyIsTheParagraph: withText[0] === document.querySelector('main p'), body: body!, chrome: [...new Set(chrome)] }
     })
+    t.ok(faces.bodyIsTheParagraph, 'the reference is the page text')
     t.match(faces.body, /^Arial, sans-serif 16px 400$/, 'the body text is Arial at the default size')
     t.same(faces.chrome, [faces.body], 'header, footer and sidebar text use that face alone')
     for (const [where, current, other] of [
@@ -78,6 +79,16 @@ t.test('the items layout of the production app', async (t) => {
       t.equal(looks[0]!.underline, 'none', `${where}: and no underline`)
       t.equal(looks[1]!.underline, 'underline', `${where}: the others keep theirs`)
     }
+    // No theme chosen: "System" is the current choice, marked by its border and a tint.
+    const buttons = await page.evaluate(() =>
+      ['system', 'light'].map((value) => {
+        const style = getComputedStyle(document.querySelector(`.theme-choice button[value="${value}"]`)!)
+        return { border: style.borderTopColor, shadow: style.boxShadow, background: style.backgroundColor }
+      }),
+    )
+    t.not(buttons[0]!.border, buttons[1]!.border, 'the current theme has its own border colour')
+    t.not(buttons[0]!.shadow, 'none', 'drawn twice as thick')
+    t.not(buttons[0]!.background, buttons[1]!.background, 'and a tint')
   })
 })
 
