@@ -1,6 +1,7 @@
 import { useState } from 'react'
 import { href, routes } from '../../shared/routes.js'
 import { Link } from '../app/link.js'
+import { LongList } from '../app/long-list.js'
 import { definePage, type PageProps } from '../page-module.js'
 
 export default definePage(routes.items, {
@@ -32,14 +33,16 @@ function ItemsPage({ data }: PageProps<typeof routes.items>) {
           </tr>
         </thead>
         <tbody>
-          {data.rows.map((row) => (
-            <tr key={row.n}>
-              <td>{row.n}</td>
-              <td>{row.name}</td>
-              <td>{row.price.toFixed(2)}</td>
-              <td>{row.tags.join(', ')}</td>
-            </tr>
-          ))}
+          <LongList items={data.rows}>
+            {(row) => (
+              <tr key={row.n}>
+                <td>{row.n}</td>
+                <td>{row.name}</td>
+                <td>{row.price.toFixed(2)}</td>
+                <td>{row.tags.join(', ')}</td>
+              </tr>
+            )}
+          </LongList>
         </tbody>
       </table>
     </article>

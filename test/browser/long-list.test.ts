@@ -1,0 +1,54 @@
+// test-needs: chromium
+/**
+ * LongList in Chromium, on the fixture's /list (600 items, each a button): the server
+ * sends every item in groups, each group hydrates after the page on its own, and an
+ * item answers a click whether or not its group had hydrated yet.
+ */
+import t from 'tap'
+import { LONG_LIST_GROUP_SIZE } from '../../client/app/long-list.js'
+import { LIST_LENGTH } from '../fixtures/app/routes.js'
+import { listenTestApp } from '../helpers/app.js'
+import { openPage, waitForHydration } from '../helpers/browser.js'
+
+t.test('a long list', async (t) => {
+  const { origin } = await listenTestApp(t, 'fixture')
+  const groups = Math.ceil(LIST_LENGTH / LONG_LIST_GROUP_SIZE)
+
+  t.test('the server sends every item, in order, one Suspense boundary per group', async (t) => {
+    const response = await fetch(`${origin}/list`)
+    t.equal(response.status, 200)
+    const html = await response.text()
+    const labels = [...html.matchAll(/<li><button type="button">([^<]*)<\/button><\/li>/g)].map((match) => match[1])
+    t.same(labels, Array.from({ length: LIST_LENGTH }, (_, i) => `Item ${i}`))
+    const list = html.slice(html.indexOf('<ul>'), html.indexOf('</ul>'))
+    t.equal(list.split('<!--$-->').length - 1, groups, `${groups} boundaries open`)
+    t.equal(list.split('<!--/$-->').length - 1, groups, `${groups} boundaries close`)
+  })
+
+  t.test('every group hydrates without a click, and with no console error', async (t) => {
+    const { page, errors } = await openPage(t)
+    await page.goto(`${origin}/list`)
+    await waitForHydration(page)
+    // React's props on an element: its group has hydrated (the harness's test of hydration).
+    await page.waitForFunction(
+      () => [...document.querySelectorAll('li > button')].every((button) => Object.keys(button).some((key) => key.startsWith('__reactProps'))),
+      undefined,
+      { timeout: 10_000 },
+    )
+    await page.getByRole('button', { name: `Item ${LIST_LENGTH - 1}`, exact: true }).click()
+    await page.getByRole('button', { name: `Item ${LIST_LENGTH - 1} picked` }).waitFor()
+    t.equal(await page.locator('li').count(), LIST_LENGTH)
+    t.same(errors, [])
+  })
+
+  t.test('a click in the last group as soon as the page has hydrated is not lost', async (t) => {
+    const { page, errors } = await openPage(t)
+    await page.goto(`${origin}/list`)
+    await waitForHydration(page)
+    await page.getByRole('button', { name: 'Item 0', exact: true }).click()
+    await page.getByRole('button', { name: `Item ${LIST_LENGTH - 2}`, exact: true }).click()
+    await page.getByRole('button', { name: 'Item 0 picked' }).waitFor()
+    await page.getByRole('button', { name: `Item ${LIST_LENGTH - 2} picked` }).waitFor()
+    t.same(errors, [])
+  })
+})
