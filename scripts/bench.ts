@@ -5,7 +5,8 @@
  * - /items/7 and /about at 50 and at 1 connection; the limits measured in the same run
  *   (React rendering the page to a string, Fastify answering a fixed page of the same
  *   size) and our /items/7 as a share of `1/(1/render + 1/http)`; the 50-connection
- *   figures and the limits alternate over BENCH_ROUNDS (3) rounds, medians reported;
+ *   figures and the limits alternate over BENCH_ROUNDS (3) rounds, medians reported,
+ *   after 3 s of uncounted load on each URL (V8 optimizes a server's code as it runs);
  * - first-load JavaScript of /items/7 (gzip -9 of every script the page loads before
  *   it is interactive) and its HTML bytes, and both as sent to a client that accepts
  *   brotli (what the server's compression gives);
@@ -87,8 +88,8 @@ interface Load {
 }
 
 /** autocannon's CLI on CPU 1, so the load generator never competes with the server. */
-async function load(url: string, connections: number, post?: { body: string; contentType: string }, rate?: number, headers: readonly string[] = []): Promise<Load> {
-  const args = [path.join(projectRoot, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(DURATION_S)]
+async function load(url: string, connections: number, post?: { body: string; contentType: string }, rate?: number, headers: readonly string[] = [], seconds = DURATION_S): Promise<Load> {
+  const args = [path.join(projectRoot, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(seconds)]
   if (post) args.push('-m', 'POST', '-b', post.body, '-H', `content-type=${post.contentType}`)
   for (const header of headers) args.push('-H', header)
   if (rate) args.push('-R', String(rate))
@@ -168,6 +169,18 @@ async function renderLimit(): Promise<number> {
 }
 
 const COMPRESSED = ['accept-encoding=br, gzip']
+
+/**
+ * Load not counted, before the first round: a server's first seconds run its code
+ * before V8 has optimized it (the render limit warms up the same way, with renders of
+ * its own), and a first round on a cold server measured 10-20% less than the second.
+ */
+const WARM_UP_S = 3
+async function warmUp(urls: readonly string[], headers: readonly string[] = []): Promise<void> {
+  for (const url of urls) await load(url, 50, undefined, undefined, headers, WARM_UP_S)
+}
+await warmUp([`${app.origin}/items/7`, `${app.origin}/about`, `${fixedOrigin}/`])
+await warmUp([`${app.origin}/items/7`, `${app.origin}/about`, `${uncompressed.origin}/items/7`, `${uncompressed.origin}/about`], COMPRESSED)
 
 interface Round {
   readonly items: Load
@@ -270,6 +283,7 @@ const [, rowsOrigin] = await firstLine(rowsServer, /(http:\/\/127\.0\.0\.1:\d+)/
 rowsServer.stdout!.resume()
 const ROW_COUNTS = [20, 200, 2000] as const
 const scaling: Record<string, Load> = {}
+await warmUp(ROW_COUNTS.map((rows) => `${rowsOrigin}/items/7?rows=${rows}`))
 for (const rows of ROW_COUNTS) scaling[String(rows)] = await load(`${rowsOrigin}/items/7?rows=${rows}`, 50)
 await stop(rowsServer)
 /** Milliseconds of server time per request, from the throughput at 50 connections. */
