@@ -1,11 +1,15 @@
 import { Suspense, type ReactNode } from 'react'
 
-/** Items per group: a few thousand pieces of HTML, well under V8's large-object size even for wide rows. */
+/**
+ * Items per group: about 5,000 pieces of HTML for a row of four cells, well under the
+ * 16,384 where V8 moves an array to its large-object space. A row of more than about a
+ * dozen cells, or deeply nested, wants a smaller `groupSize`.
+ */
 export const LONG_LIST_GROUP_SIZE = 250
 
 export interface LongListProps<Item> {
   readonly items: readonly Item[]
-  /** One item's element, with its key, as in `items.map(...)`. */
+  /** One item's element, with its key, as in `items.map(...)` (called with the item only). */
   readonly children: (item: Item) => ReactNode
   readonly groupSize?: number
 }
@@ -24,16 +28,22 @@ export interface LongListProps<Item> {
  *
  * In the browser, React hydrates a server-rendered boundary after the page's first
  * commit, at idle priority, or at once if someone interacts inside it: a long list does
- * not hold up the rest of the page becoming interactive. The elements are the same with
- * or without the groups (a boundary leaves only two HTML comments), so selectors such
- * as `tbody > tr` still match.
+ * not hold up the rest of the page becoming interactive. Rendered whole (the default),
+ * the elements are the same with or without the groups (a boundary leaves only two HTML
+ * comments), so selectors such as `tbody > tr` still match; on a route with
+ * `stream: true`, React may send a large group after the shell, shown by an inline
+ * script as it arrives.
+ *
+ * Keys are compared within a group: an item that moves to another group (one inserted
+ * before it, a new sort order) is mounted afresh there, its state and focus lost, as
+ * an element moved to another parent would be.
  */
 export function LongList<Item>({ items, children, groupSize = LONG_LIST_GROUP_SIZE }: LongListProps<Item>): ReactNode {
   if (!(Number.isInteger(groupSize) && groupSize > 0)) throw new RangeError(`LongList: groupSize must be a positive integer, not ${groupSize}`)
   const groups: ReactNode[] = []
   for (let start = 0; start < items.length; start += groupSize) {
     // Keyed by position: the next page's list of the same length reuses the groups.
-    groups.push(<Suspense key={start}>{items.slice(start, start + groupSize).map(children)}</Suspense>)
+    groups.push(<Suspense key={start}>{items.slice(start, start + groupSize).map((item) => children(item))}</Suspense>)
   }
   return groups
 }
