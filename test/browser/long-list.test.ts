@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { LONG_LIST_GROUP_SIZE } from '../../client/app/long-list.js'
-import { LIST_LENGTH } from '../fixtures/app/routes.js'
+import { LIST_LENGTH, listLabels } from '../fixtures/app/routes.js'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 
@@ -19,7 +19,7 @@ t.test('a long list', async (t) => {
     t.equal(response.status, 200)
     const html = await response.text()
     const labels = [...html.matchAll(/<li><button type="button">([^<]*)<\/button><\/li>/g)].map((match) => match[1])
-    t.same(labels, Array.from({ length: LIST_LENGTH }, (_, i) => `Item ${i}`))
+    t.same(labels, listLabels(LIST_LENGTH))
     const list = html.slice(html.indexOf('<ul>'), html.indexOf('</ul>'))
     t.equal(list.split('<!--$-->').length - 1, groups, `${groups} boundaries open`)
     t.equal(list.split('<!--/$-->').length - 1, groups, `${groups} boundaries close`)
@@ -70,16 +70,15 @@ t.test('a long list', async (t) => {
     await page.goto(`${origin}/list?n=700`)
     await waitForHydration(page)
     const labels = () => page.locator('li > button').allTextContents()
-    const upTo = (length: number) => Array.from({ length }, (_, i) => `Item ${i}`)
-    t.same(await labels(), upTo(700))
+    t.same(await labels(), listLabels(700))
     await page.getByRole('button', { name: 'Item 650', exact: true }).click()
     await page.getByRole('button', { name: 'Item 650 picked' }).waitFor()
     await page.getByRole('link', { name: '300 items' }).click()
     await page.locator('h1', { hasText: 'List of 300' }).waitFor()
-    t.same(await labels(), upTo(300), 'one group fewer')
+    t.same(await labels(), listLabels(300), 'one group fewer')
     await page.getByRole('link', { name: '700 items' }).click()
     await page.locator('h1', { hasText: 'List of 700' }).waitFor()
-    t.same(await labels(), upTo(700), 'one group more, none of its items picked')
+    t.same(await labels(), listLabels(700), 'one group more, none of its items picked')
     t.same(documentRequests, [`${origin}/list?n=700`], 'client navigations, not document loads')
     t.same(errors, [])
   })
