@@ -38,7 +38,8 @@ const HOST = new RegExp(`^(\\[[0-9a-f:.]+\\]|${LABEL}(?:\\.${LABEL})*)\\.?(?::(\
 /** A Host header's value split into name and port; undefined when it is not a host. */
 export function parseHostName(value: string): HostName | undefined {
   const match = HOST.exec(value)
-  if (!match) return undefined
+  // A port is 0 to 65535: `:99999` names no port, so no host either.
+  if (!match || (match[2] !== undefined && Number(match[2]) > 65_535)) return undefined
   return { hostname: match[1]!.toLowerCase(), port: match[2] }
 }
 

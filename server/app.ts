@@ -15,7 +15,7 @@ import { readInlineStyle } from './render/inline-style.js'
 import { hostPolicy } from './allowed-hosts.js'
 import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type Refusal, type Refusals } from './http-errors.js'
 import { ErrorCode } from '../shared/errors.js'
-import { splitTarget } from '../shared/location.js'
+import { originForm, splitTarget, targetAuthority } from '../shared/location.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import type { AnyAppDefinition } from './page-definition.js'
 import { checkLayoutRules } from '../shared/layout-rules.js'
@@ -146,6 +146,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   })
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
   app.server.headersTimeout = 75_000
+  // A request whose Expect Node does not know reaches the app (refused in admitRequest) instead of Node's bare 417.
+  app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res))
   app.decorate('lifecycle', { draining: false, closing: false })
   app.decorate('refusals', refusals)
   if (hosts.warning) app.log.warn(hosts.warning)
@@ -175,12 +177,30 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     if (verdict === 'malformed') {
       return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The Host header is not a host name.' })
     }
-    if (verdict === 'refused' && !PROBE_PATHS.has(splitTarget(request.url).pathname)) {
+    // An absolute-form target (`GET http://host/x`) names a host of its own, which
+    // HTTP says wins over Host: it must be one this server answers too.
+    const authority = targetAuthority(request.raw.url ?? '/')
+    const targetVerdict = authority === undefined ? 'allowed' : hosts.check(authority)
+    if (targetVerdict === 'malformed') {
+      return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The host in the request target is not a host name.' })
+    }
+    if ((verdict === 'refused' || targetVerdict === 'refused') && !PROBE_PATHS.has(splitTarget(originForm(request.url)).pathname)) {
       request.log.warn({ host: request.host }, 'request for a host this server does not answer refused')
       return refuseEarly(request, reply, {
         status: 421,
         code: ErrorCode.MISDIRECTED,
         message: 'This server does not answer for the host name in the request (see ALLOWED_HOSTS).',
+      })
+    }
+    // HTTP/1.1 defines one expectation, 100-continue (Node answers it); any other is
+    // refused here, with what every answer carries, rather than by Node's bare 417
+    // (the server's 'checkExpectation' listener hands such a request over).
+    const expect = request.headers.expect
+    if (expect !== undefined && request.raw.httpVersion === '1.1' && !CONTINUE_EXPECTATION.test(expect)) {
+      return refuseEarly(request, reply, {
+        status: 417,
+        code: ErrorCode.EXPECTATION_FAILED,
+        message: 'This server meets no expectation but Expect: 100-continue.',
       })
     }
   })
@@ -280,6 +300,9 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
 function constant<T>(value: T): () => T {
   return () => value
 }
+
+/** What Node takes for `Expect: 100-continue` (its own test, so the two never disagree). */
+const CONTINUE_EXPECTATION = /(?:^|\W)100-continue(?:$|\W)/i
 
 /** True when the request carries Host more than once (Node keeps only the first). */
 function hasDuplicateHost(rawHeaders: readonly string[]): boolean {

@@ -13,7 +13,7 @@
  * own words: never Fastify's message, never the URL that was asked for.
  */
 import { randomUUID } from 'node:crypto'
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../shared/constants.js'
@@ -48,11 +48,21 @@ export function sameSiteLocation(to: string): string {
   return to.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char))
 }
 
-/** A request target whose percent-encoding is malformed (`/%E0%A4%A`, `/99%`). */
+/** A request target that is no path (`*`) or whose percent-encoding is malformed (`/%zz`, `/%E0%A4%A`, `/99%`). */
 export const MALFORMED_URL: Refusal = {
   status: 400,
   code: ErrorCode.BAD_URL,
-  message: 'The address is malformed: its percent-encoding is not valid UTF-8.',
+  message: 'The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.',
+}
+
+/**
+ * A method this address does not take: 405 with `Allow`, in our words (`message`);
+ * OPTIONS asks which ones it takes, and gets 204 with the same `Allow`.
+ */
+export function refuseMethod(request: FastifyRequest, reply: FastifyReply, allow: string, message: string): FastifyReply {
+  reply.header('allow', allow)
+  if (request.method === 'OPTIONS') return reply.header('cache-control', NO_STORE).code(204).send()
+  return request.server.refusals.send(request, reply, { status: 405, code: ErrorCode.METHOD_NOT_ALLOWED, message })
 }
 
 /** The status an error answers with: its own when it is an HTTP error status, else 500. */
@@ -199,10 +209,18 @@ export function createRefusals(context: RefusalContext): Refusals {
       return reply.code(refusal.status).header('cache-control', NO_STORE).type(answer.type).send(answer.body)
     },
     writeToSocket(socket, rawRequest, refusal) {
-      // A response already started on this connection (pipelining): writing another
-      // into it would corrupt it, so the connection just ends.
-      const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent
-      if (!socket.writable || inProgress) {
+      const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+      // A request before the bad bytes, received whole, is still being answered (bytes
+      // after a request that said `Connection: close`, a body longer than its
+      // Content-Length): that answer goes out, then the connection ends. Ours written
+      // now would come first, as the answer to that request.
+      if (inFlight?.req.complete && socket.writable) {
+        inFlight.once('close', () => socket.end())
+        return undefined
+      }
+      // A response already started on this connection: writing another into it would
+      // corrupt it, so the connection just ends.
+      if (!socket.writable || inFlight?.headersSent) {
         socket.destroy()
         return undefined
       }

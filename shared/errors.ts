@@ -14,15 +14,17 @@ export const ErrorCode = {
   REDIRECT: 'APP_ERR_REDIRECT',
   HTTP: 'APP_ERR_HTTP',
   INTERNAL: 'APP_ERR_INTERNAL',
-  /** The request target's percent-encoding is malformed. */
+  /** The request target is no path, or its percent-encoding is malformed. */
   BAD_URL: 'APP_ERR_BAD_URL',
   /** The request is malformed in a way the other codes do not name. */
   BAD_REQUEST: 'APP_ERR_BAD_REQUEST',
-  /** The Host header is missing its value, malformed, or sent twice. */
+  /** The Host header (or an absolute-form target's host) is missing its value, malformed, or sent twice. */
   BAD_HOST: 'APP_ERR_BAD_HOST',
   /** The Host is not one this server answers (ALLOWED_HOSTS): 421. */
   MISDIRECTED: 'APP_ERR_MISDIRECTED',
   URI_TOO_LONG: 'APP_ERR_URI_TOO_LONG',
+  /** An `Expect` other than `100-continue`, the one expectation this server meets: 417. */
+  EXPECTATION_FAILED: 'APP_ERR_EXPECTATION_FAILED',
   HEADERS_TOO_LARGE: 'APP_ERR_HEADERS_TOO_LARGE',
   TIMEOUT: 'APP_ERR_TIMEOUT',
   BODY_TOO_LARGE: 'APP_ERR_BODY_TOO_LARGE',

@@ -98,6 +98,15 @@ export function originForm(target: string): string {
   return authority ? target.slice(authority[0].length) || '/' : target
 }
 
+/**
+ * The authority of an absolute-form request target (`localhost:3000` of
+ * `GET http://localhost:3000/x`); undefined for any other form.
+ */
+export function targetAuthority(target: string): string | undefined {
+  if (target.startsWith('/')) return undefined
+  return /^https?:\/\/([^/?#]*)/i.exec(target)?.[1]
+}
+
 /** Splits a request target or path-relative URL (`/a/b?x=1#top`) into its pathname and query (`?x=1`), dropping the hash. */
 export function splitTarget(target: string): { readonly pathname: string; readonly search: string } {
   const hash = target.indexOf('#')

@@ -23,7 +23,8 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
     return fastify.refusals.send(request, reply, {
       status: 404,
       code: ErrorCode.NOT_FOUND,
-      message: `No API route answers ${request.method} at this path.`,
+      // HEAD is answered as its GET would be, to the byte count.
+      message: `No API route answers ${request.method === 'HEAD' ? 'GET' : request.method} at this path.`,
     })
   }
   fastify.setNotFoundHandler(sendApiNotFound)

@@ -5,8 +5,9 @@
  * Source maps are built but not served: they go to error monitoring, not to visitors.
  */
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../shared/errors.js'
+import { refuseMethod } from '../http-errors.js'
 
 export interface StaticPluginOptions {
   readonly root: string
@@ -15,7 +16,13 @@ export interface StaticPluginOptions {
 }
 
 export default async function staticPlugin(fastify: FastifyInstance, opts: StaticPluginOptions) {
+  // Assets are only read: any other method is a 405, refused before a body is read.
+  const refuseAssetMethod = async (request: FastifyRequest, reply: FastifyReply) =>
+    refuseMethod(request, reply, 'GET, HEAD', `Assets are only read: ${request.method} is not taken here (it allows GET, HEAD).`)
+  // A post would reach the form actions' POST /* (server/plugins/actions.ts) and run one.
+  fastify.post('/*', { onRequest: refuseAssetMethod }, refuseAssetMethod)
   fastify.setNotFoundHandler(function sendAssetNotFound(request, reply) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
     return fastify.refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Asset not found' })
   })
   await fastify.register(fastifyStatic, {

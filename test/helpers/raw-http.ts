@@ -65,3 +65,23 @@ function parseResponse(bytes: Buffer): RawResponse | undefined {
   if (body.length < length) return undefined
   return { status: Number(statusLine!.split(' ')[1]), headers, body: body.subarray(0, length).toString('utf8') }
 }
+
+/** Sends `request` to `origin` and resolves with every byte the server sent until it closed the connection. */
+export function rawUntilClosed(origin: string, request: string | Buffer, timeoutMs = 10_000): Promise<string> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname)
+    const chunks: Buffer[] = []
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`the server kept the connection open for ${timeoutMs} ms: ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}`))
+    }, timeoutMs)
+    socket.on('data', (chunk) => chunks.push(chunk))
+    socket.on('close', () => {
+      clearTimeout(timer)
+      resolve(Buffer.concat(chunks).toString('latin1'))
+    })
+    socket.on('error', () => {}) // a reset still ends in 'close', with what arrived before it
+    socket.write(request)
+  })
+}

@@ -9,7 +9,7 @@ import type { InjectOptions } from 'fastify'
 import { parseHostPattern } from '../../server/allowed-hosts.js'
 import { isSameSitePath } from '../../shared/errors.js'
 import { createTestApp, listenTestApp } from '../helpers/app.js'
-import { rawRequest } from '../helpers/raw-http.js'
+import { rawRequest, rawUntilClosed } from '../helpers/raw-http.js'
 import { securityHeaderNames } from '../helpers/security-headers.js'
 import fixtureApiRoutes from '../fixtures/api.js'
 
@@ -64,7 +64,7 @@ t.test('a malformed URL is refused with 400 in the form of its surface', async (
     const res = await app.inject(url)
     t.equal(res.statusCode, 400, url)
     t.equal(res.headers['content-type'], 'text/html; charset=utf-8', `${url}: an HTML page`)
-    t.match(res.body, '<h1>400</h1><p>The address is malformed: its percent-encoding is not valid UTF-8.</p>')
+    t.match(res.body, '<h1>400</h1><p>The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.</p>')
     t.match(res.body, `<link rel="stylesheet" href="${build.manifest.css[0]}">`, 'in the app stylesheet')
     t.notMatch(res.body, /<script/, 'no script')
     assertAppAnswer(t, res.headers, res.body, url, url.slice(1))
@@ -73,13 +73,13 @@ t.test('a malformed URL is refused with 400 in the form of its surface', async (
   t.equal(api.statusCode, 400)
   t.match(api.headers['content-type'], /^application\/json/)
   t.same(api.json(), {
-    error: { code: 'APP_ERR_BAD_URL', message: 'The address is malformed: its percent-encoding is not valid UTF-8.', requestId: api.headers['x-request-id'] },
+    error: { code: 'APP_ERR_BAD_URL', message: 'The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.', requestId: api.headers['x-request-id'] },
   })
   assertAppAnswer(t, api.headers, api.body, '/api', '%E0')
 
   const data = await app.inject('/_data/items/%E0%A4%A')
   t.equal(data.statusCode, 400)
-  t.same(data.json(), { kind: 'error', status: 400, message: 'The address is malformed: its percent-encoding is not valid UTF-8.', buildId: build.manifest.buildId })
+  t.same(data.json(), { kind: 'error', status: 400, message: 'The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.', buildId: build.manifest.buildId })
   assertAppAnswer(t, data.headers, data.body, '/_data', '%E0')
 
   const post = await app.inject({ method: 'POST', url: '/contact/%E0', headers: { origin: 'http://localhost:80' }, payload: 'x=1' })
@@ -219,6 +219,85 @@ t.test('Host: one, and one this server answers', async (t) => {
     t.equal(res.statusCode, 421)
     t.notOk(logs.some((line) => JSON.stringify(line).includes('Mallory')), 'the action never ran')
   })
+})
+
+t.test('what else names a host: an absolute-form target, a port', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const get = (target: string, host = 'localhost') => rawRequest(origin, `GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)
+  const elsewhere = await get('http://evil.example/items/7')
+  t.equal(elsewhere.status, 421, 'the target names a host this server does not answer, whatever Host says')
+  assertAppAnswer(t, elsewhere.headers, elsewhere.body, 'absolute form', 'evil.example')
+  t.equal((await get('http://localhost:3000/about', 'evil.example')).status, 421, 'and Host must be one too')
+  t.equal((await get('http://localhost:3000/about')).status, 200, 'both answered: the page')
+  const malformed = await get('http://-evil-/about')
+  t.equal(malformed.status, 400)
+  t.match(malformed.body, 'The host in the request target is not a host name.')
+  const port = await get('/about', 'localhost:99999')
+  t.equal(port.status, 400, 'a port past 65535 names no host')
+  t.match(port.body, 'The Host header is not a host name.')
+})
+
+t.test('Expect: 100-continue is met; any other expectation is a 417 in the app form, after the Host check', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const send = (expect: string, host = 'localhost') =>
+    rawRequest(origin, `GET /about HTTP/1.1\r\nHost: ${host}\r\nExpect: ${expect}\r\nConnection: close\r\n\r\n`)
+  const other = await send('fries-with-that')
+  t.equal(other.status, 417)
+  t.match(other.body, '<p>This server meets no expectation but Expect: 100-continue.</p>')
+  assertAppAnswer(t, other.headers, other.body, 'expect', 'fries')
+  t.equal((await send('fries-with-that', 'evil.example')).status, 421, 'a host this server does not answer is refused first')
+  const http10 = await rawRequest(origin, 'GET /about HTTP/1.0\r\nExpect: fries-with-that\r\n\r\n')
+  t.equal(http10.status, 200, 'HTTP/1.0 has no expectations: ignored')
+})
+
+t.test('bytes that are no request, after one that is: that one is answered whole, then the connection ends', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const afterClose = await rawUntilClosed(origin, 'GET /about HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\nGET /items/7 HTTP/1.1\r\nHost: localhost\r\n\r\n')
+  t.match(afterClose, /^HTTP\/1\.1 200 OK\r\n/, 'the first answer is the page')
+  t.match(afterClose, '<h1>About</h1>')
+  t.equal(afterClose.match(/HTTP\/1\.1 \d{3}/g)?.length, 1, 'and the only answer: nothing for the bytes after Connection: close')
+  const garbage = await rawUntilClosed(origin, 'GET /about HTTP/1.1\r\nHost: localhost\r\n\r\nNOT HTTP AT ALL\r\n\r\n')
+  t.match(garbage, /^HTTP\/1\.1 200 OK\r\n/, 'a keep-alive request followed by garbage: the page first')
+  t.match(garbage, '</html>', 'whole')
+  t.notMatch(garbage.slice(0, garbage.indexOf('</html>')), /HTTP\/1\.1 400/, 'no refusal written into it')
+})
+
+t.test('a method an address does not take is a 405 with Allow, in the form of its surface', async (t) => {
+  const { app } = await createTestApp(t)
+  const sameOrigin = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
+  const trace = await app.inject({ method: 'TRACE' as InjectOptions['method'], url: '/about?q=%3Cimg%20src%3Dx%3E' })
+  t.equal(trace.statusCode, 405, 'TRACE on a page')
+  t.equal(trace.headers.allow, 'GET, HEAD, POST')
+  t.equal(trace.headers['content-type'], 'text/html; charset=utf-8')
+  t.match(trace.body, '<p>This page does not take TRACE requests (it allows GET, HEAD, POST).</p>')
+  assertAppAnswer(t, trace.headers, trace.body, 'TRACE', 'img')
+  for (const method of ['PROPFIND', 'MKCOL', 'LOCK'] as const) {
+    const res = await app.inject({ method: method as InjectOptions['method'], url: '/no/such/page' })
+    t.equal(res.statusCode, 404, `${method} where there is no page`)
+    t.match(res.body, 'There is no page at this address.')
+    assertAppAnswer(t, res.headers, res.body, method, 'such')
+  }
+  const dataPost = await app.inject({ method: 'POST', url: '/_data/about', headers: sameOrigin, payload: '_action=theme&theme=dark' })
+  t.equal(dataPost.statusCode, 405, 'a form post to page data runs no action')
+  t.equal(dataPost.headers.allow, 'GET, HEAD')
+  t.equal(dataPost.headers['set-cookie'], undefined, 'and sets no theme')
+  t.same(dataPost.json(), { kind: 'error', status: 405, message: 'Page data is only read: POST is not taken here (it allows GET, HEAD).', buildId: dataPost.json().buildId })
+  const dataOptions = await app.inject({ method: 'OPTIONS', url: '/_data/about' })
+  t.equal(dataOptions.statusCode, 204)
+  t.equal(dataOptions.headers.allow, 'GET, HEAD')
+  const assetPost = await app.inject({ method: 'POST', url: '/assets/entry.js', headers: sameOrigin, payload: '_action=theme&theme=dark' })
+  t.equal(assetPost.statusCode, 405, 'nor does one to an asset')
+  t.equal(assetPost.headers['set-cookie'], undefined)
+  t.equal(assetPost.headers['content-type'], 'text/plain; charset=utf-8')
+  t.equal(assetPost.body, 'Assets are only read: POST is not taken here (it allows GET, HEAD).')
+  const assetPut = await app.inject({ method: 'PUT', url: '/assets/entry.js', headers: { 'content-type': 'text/xml' }, payload: '<a/>' })
+  t.equal(assetPut.statusCode, 405, 'whatever the body: refused before it is read')
+  const tunnel = await app.inject({ method: 'TRACE' as InjectOptions['method'], url: '/monitoring' })
+  t.equal(tunnel.statusCode, 405)
+  t.equal(tunnel.headers.allow, 'POST')
+  const get = await app.inject({ method: 'GET', url: '/api/nope' })
+  const head = await app.inject({ method: 'HEAD', url: '/api/nope' })
+  t.equal(head.headers['content-length'], String(Buffer.byteLength(get.body)), "HEAD's Content-Length is its GET's")
 })
 
 t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
