@@ -249,6 +249,8 @@ export function createRefusals(context: RefusalContext): Refusals {
 const PARSER_REFUSALS: Readonly<Record<string, Refusal>> = {
   HPE_HEADER_OVERFLOW: { status: 431, code: ErrorCode.HEADERS_TOO_LARGE, message: 'The request headers are larger than this server accepts.' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: ErrorCode.TIMEOUT, message: 'The request did not arrive in time.' },
+  // The client stopped sending (a half-close) before the body its headers announced.
+  HPE_INVALID_EOF_STATE: { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request ended before its whole body arrived.' },
 }
 
 /** What Node's parser refused, as a refusal; undefined for a connection that just went away. */

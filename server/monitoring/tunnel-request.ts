@@ -86,6 +86,17 @@ function firstLineOfGzip(body: Buffer): Promise<HeaderLine> {
   })
 }
 
+/**
+ * The body's content coding as the tunnel reads and forwards it: `gzip` (codings are
+ * case-insensitive, and `x-gzip` is gzip), none for a plain body (`identity` is none);
+ * anything else as sent, which the tunnel refuses.
+ */
+export function envelopeCoding(header: string | undefined): string | undefined {
+  const coding = header?.trim().toLowerCase()
+  if (coding === undefined || coding === '' || coding === 'identity') return undefined
+  return coding === 'x-gzip' ? 'gzip' : coding
+}
+
 /** The DSN the envelope's header names, as written there. */
 async function claimedDsn(body: Buffer, encoding: string | undefined): Promise<{ ok: true; dsn: string } | { ok: false; status: 400 | 415; message: string }> {
   if (body.length === 0) return { ok: false, status: 400, message: 'The envelope is empty.' }

@@ -16,7 +16,7 @@ import { ErrorCode } from '../../shared/errors.js'
 import { ingestUrlFor, type ParsedDsn } from '../../shared/monitoring.js'
 import { NO_STORE, refusalOf, statusOf } from '../http-errors.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
-import { tunnelTarget } from '../monitoring/tunnel-request.js'
+import { envelopeCoding, tunnelTarget } from '../monitoring/tunnel-request.js'
 import type { RouteRateLimit } from './rate-limit.js'
 
 /**
@@ -69,7 +69,7 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
   const config = opts.rateLimit ? { config: { rateLimit: opts.rateLimit } } : {}
   fastify.post('/', { logLevel: 'warn', ...config }, async function forwardEnvelope(request: FastifyRequest, reply: FastifyReply) {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
-    const encoding = request.headers['content-encoding']
+    const encoding = envelopeCoding(request.headers['content-encoding'])
     const target = await tunnelTarget(request.query as Record<string, unknown>, body, encoding, opts.allowedDsns)
     if (!target.ok) return refuse(request, reply, target.status, target.message)
     const { dsn } = target

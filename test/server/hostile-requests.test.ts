@@ -4,12 +4,14 @@
  * Host headers that name someone else. Every refusal is the app's own answer: the
  * surface's form, every security header, the request id, nothing echoed back.
  */
+import net from 'node:net'
 import t, { type Test } from 'tap'
 import type { InjectOptions } from 'fastify'
 import { parseHostPattern } from '../../server/allowed-hosts.js'
 import { isSameSitePath } from '../../shared/errors.js'
 import { createTestApp, listenTestApp } from '../helpers/app.js'
 import { rawRequest, rawUntilClosed } from '../helpers/raw-http.js'
+import { waitUntil } from '../helpers/wait.js'
 import { securityHeaderNames } from '../helpers/security-headers.js'
 import fixtureApiRoutes from '../fixtures/api.js'
 
@@ -260,6 +262,32 @@ t.test('bytes that are no request, after one that is: that one is answered whole
   t.match(garbage, /^HTTP\/1\.1 200 OK\r\n/, 'a keep-alive request followed by garbage: the page first')
   t.match(garbage, '</html>', 'whole')
   t.notMatch(garbage.slice(0, garbage.indexOf('</html>')), /HTTP\/1\.1 400/, 'no refusal written into it')
+})
+
+t.test('a form body cut short: a client still reading gets a 400; either way its connection is closed, none is left open', async (t) => {
+  const { app, origin } = await listenTestApp(t)
+  const { port } = new URL(origin)
+  const start = 'POST /contact HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost:80\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\n_action=send&message=' + 'a'.repeat(5000)
+  const halfClosed = await new Promise<string>((resolve) => {
+    const socket = net.connect(Number(port), '127.0.0.1')
+    let answer = ''
+    socket.on('data', (chunk) => (answer += chunk.toString('latin1')))
+    socket.on('close', () => resolve(answer))
+    socket.end(start) // the body ends 95,000 bytes early; the client can still read
+  })
+  t.match(halfClosed, /^HTTP\/1\.1 400 /, 'the client that half-closed is told')
+  t.match(halfClosed, '<p>The request ended before its whole body arrived.</p>')
+  // Twenty clients that write part of a body and go away.
+  for (let i = 0; i < 20; i++) {
+    const socket = net.connect(Number(port), '127.0.0.1')
+    socket.on('error', () => {})
+    socket.write(start, () => socket.destroy())
+  }
+  let open = -1
+  const count = () => app.server.getConnections((_error, n) => (open = n))
+  await waitUntil(() => (count(), open === 0), 'every connection is closed on the server side')
+  t.equal(open, 0)
+  t.equal((await app.inject('/about')).statusCode, 200, 'and the server goes on')
 })
 
 t.test('a method an address does not take is a 405 with Allow, in the form of its surface', async (t) => {

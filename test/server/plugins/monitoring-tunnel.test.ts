@@ -87,6 +87,20 @@ t.test('forwarding', async (t) => {
     t.equal(ingest.items('event').at(-1)?.payload.message, 'zipped')
   })
 
+  t.test('content codings are read the way HTTP names them: any case, x-gzip for gzip, identity for none', async (t) => {
+    for (const coding of ['GZIP', ' Gzip ', 'x-gzip']) {
+      const body = gzipSync(eventEnvelope(SAAS, coding))
+      const res = await app.inject(post(tunnel, body, { 'content-encoding': coding }))
+      t.equal(res.statusCode, 200, JSON.stringify(coding))
+      t.equal(ingest.received.at(-1)!.headers['content-encoding'], 'gzip', `${coding}: forwarded as gzip`)
+      t.equal(ingest.items('event').at(-1)?.payload.message, coding)
+    }
+    const plain = await app.inject(post(tunnel, eventEnvelope(SAAS, 'identity'), { 'content-encoding': 'identity' }))
+    t.equal(plain.statusCode, 200, 'identity')
+    t.equal(ingest.received.at(-1)!.headers['content-encoding'], undefined, 'forwarded as a plain body')
+    t.equal(ingest.items('event').at(-1)?.payload.message, 'identity')
+  })
+
   t.test('a binary item (every byte value) passes untouched', async (t) => {
     const bytes = new Uint8Array(256).map((_, i) => i)
     const body = envelopeBytes({ dsn: SAAS }, [[{ type: 'attachment', filename: 'b.bin' }, bytes]])
