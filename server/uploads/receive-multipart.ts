@@ -128,7 +128,9 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
         const field = part.fieldname
         if (!part.filename) {
           // An empty file input: browsers send a part with no name and no bytes. No file.
-          await Promise.race([drain(part.file), stopped])
+          // Bytes without a name (a script's `new File([bytes], '')`) are refused, not dropped.
+          const bytes = await Promise.race([drain(part.file), stopped])
+          if (bytes > 0) throw refuse(400, ErrorCode.BAD_MULTIPART, `The file for ${JSON.stringify(field.slice(0, 100))} has no file name.`)
         } else {
           const rule = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined
           if (!rule) throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes no file named ${JSON.stringify(field.slice(0, 100))}.`)
@@ -179,7 +181,9 @@ function isSystemError(error: unknown): boolean {
   return typeof (error as NodeJS.ErrnoException | null)?.syscall === 'string'
 }
 
-/** Reads a part to its end, keeping nothing. */
-async function drain(stream: NodeJS.ReadableStream): Promise<void> {
-  for await (const _chunk of stream);
+/** Reads a part to its end, keeping nothing; how many bytes it had. */
+async function drain(stream: NodeJS.ReadableStream): Promise<number> {
+  let bytes = 0
+  for await (const chunk of stream) bytes += (chunk as Buffer).length
+  return bytes
 }

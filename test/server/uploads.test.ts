@@ -69,6 +69,16 @@ t.test('an empty file input (no file name, no bytes) is no file; JSON clients ge
   t.same(res.json(), { ok: true, redirect: '/upload-box' })
   t.match(receivedUploads.at(-1), { note: 'none', picture: null, document: null })
   t.ok(isEmpty(dir))
+  // What a script's `new File([bytes], '')` sends: bytes, but no name. Told, not dropped.
+  const before = receivedUploads.length
+  const nameless = await send(origin, '/upload-box', keep({ name: 'note', value: 'nameless' }, picture(fileOf('png', 108), 'image/png', '')), {
+    headers: JSON_ACCEPT,
+  })
+  t.equal(nameless.status, 400, 'a file with bytes and no name')
+  t.same(nameless.json().error.code, 'APP_ERR_BAD_MULTIPART')
+  t.equal(nameless.json().error.message, 'The file for "picture" has no file name.')
+  t.equal(receivedUploads.length, before, 'the action never ran')
+  t.ok(isEmpty(dir))
 })
 
 t.test('file names are only names: directories dropped, non-ASCII kept, never a path', async (t) => {
