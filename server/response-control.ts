@@ -96,7 +96,9 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
     },
     deleteCookie(name, options = {}) {
       if (!COOKIE_NAME.test(name)) throw new TypeError(`Cookie name ${JSON.stringify(name)} is not a valid token`)
-      effects.push((reply) => void reply.clearCookie(name, { path: options.path ?? '/', ...(options.domain ? { domain: options.domain } : {}) }))
+      // With the attributes setCookie gives by default, so the deletion looks like the cookie it ends.
+      const settings = { path: options.path ?? '/', httpOnly: true, secure, sameSite: 'lax' as const, ...(options.domain ? { domain: options.domain } : {}) }
+      effects.push((reply) => void reply.clearCookie(name, settings))
     },
     setHeader(name, value) {
       validateHeaderName(name)

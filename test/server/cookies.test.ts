@@ -46,6 +46,7 @@ t.test('actions read and set cookies on their redirect and on their JSON answer'
   t.equal(forget.statusCode, 303)
   t.equal(setCookies(forget).length, 1)
   t.match(setCookies(forget)[0], /^visits=; Max-Age=0; Path=\/;.*Expires=Thu, 01 Jan 1970 00:00:00 GMT/, 'deleted: expired at once')
+  t.match(setCookies(forget)[0], /; HttpOnly; SameSite=Lax$/, 'with the attributes a cookie gets by default')
   const remember = await post('_action=remember&value=blue', { cookie: 'remembered=red', accept: 'application/json' })
   t.same(remember.json(), { ok: true, redirect: '/cookie-jar?had=red' }, 'the action read the cookie')
   t.same(setCookies(remember), ['remembered=blue; Path=/; SameSite=Strict'], 'its own options win over the defaults')
