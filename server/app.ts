@@ -148,6 +148,17 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   app.server.headersTimeout = 75_000
   // A request whose Expect Node does not know reaches the app (refused in admitRequest) instead of Node's bare 417.
   app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res))
+  // Expect: 100-continue is met when the app starts reading the body, not on arrival as
+  // Node would: a request refused before that (a host this server does not answer, a
+  // cross-origin form post, a spent rate limit, a Content-Length over the limit, a
+  // method or page that takes no body) gets its final answer alone, and the client
+  // never sends the body. Node closes the connection after such an answer.
+  app.server.on('checkContinue', (req, res) => {
+    req.once('resume', () => {
+      if (!res.headersSent) res.writeContinue()
+    })
+    app.server.emit('request', req, res)
+  })
   app.decorate('lifecycle', { draining: false, closing: false })
   app.decorate('refusals', refusals)
   if (hosts.warning) app.log.warn(hosts.warning)
@@ -192,7 +203,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
         message: 'This server does not answer for the host name in the request (see ALLOWED_HOSTS).',
       })
     }
-    // HTTP/1.1 defines one expectation, 100-continue (Node answers it); any other is
+    // HTTP/1.1 defines one expectation, 100-continue (met when the body is read, above); any other is
     // refused here, with what every answer carries, rather than by Node's bare 417
     // (the server's 'checkExpectation' listener hands such a request over).
     const expect = request.headers.expect

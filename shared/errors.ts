@@ -41,6 +41,10 @@ export const ErrorCode = {
   TOO_MANY_PARTS: 'APP_ERR_TOO_MANY_PARTS',
   /** A file for a field the action does not declare as a file field, or a second file for one. */
   UNDECLARED_FILE: 'APP_ERR_UNDECLARED_FILE',
+  /** An asset path that steps out of the assets folder (`..`) or names a dotfile: 403. */
+  FORBIDDEN_PATH: 'APP_ERR_FORBIDDEN_PATH',
+  /** A Range that starts past the end of the asset: 416, with `Content-Range: bytes *\/<length>`. */
+  RANGE_NOT_SATISFIABLE: 'APP_ERR_RANGE_NOT_SATISFIABLE',
   DRAINING: 'APP_ERR_DRAINING',
   /** More requests from one client address than its budget allows (form posts, the monitoring tunnel): 429. */
   RATE_LIMITED: 'APP_ERR_RATE_LIMITED',

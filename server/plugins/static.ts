@@ -7,7 +7,7 @@
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../shared/errors.js'
-import { refuseMethod } from '../http-errors.js'
+import { refuseMethod, statusOf, type Refusal } from '../http-errors.js'
 
 export interface StaticPluginOptions {
   readonly root: string
@@ -24,6 +24,15 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
   fastify.setNotFoundHandler(function sendAssetNotFound(request, reply) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
     return fastify.refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Asset not found' })
+  })
+  // What @fastify/static (its `send`) refuses, in our words: its own are "Forbidden" and
+  // "Bad Request", and its 416 loses the Content-Range that tells a client the length.
+  fastify.setErrorHandler(function refuseAssetRequest(error: Error & { statusCode?: number; headers?: Record<string, string> }, request, reply) {
+    const refusal = ASSET_REFUSALS[statusOf(error)]
+    if (!refusal) throw error // the app's error handler (server/plugins/errors.ts)
+    const contentRange = error.headers?.['Content-Range']
+    if (refusal.status === 416 && contentRange) reply.header('content-range', contentRange)
+    return fastify.refusals.send(request, reply, refusal)
   })
   await fastify.register(fastifyStatic, {
     root: opts.root,
@@ -45,4 +54,19 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     // A directory (`/assets/`) is no asset either: a 404 like any other, not a 403.
     allowedPath: (pathname) => !/\.(map|br|gz)$/.test(pathname) && !pathname.endsWith('/'),
   })
+}
+
+/** `send`'s refusals, by status. It answers 400 only for a NUL byte: the router refuses malformed percent-encoding first. */
+const ASSET_REFUSALS: Readonly<Record<number, Refusal>> = {
+  400: { status: 400, code: ErrorCode.BAD_URL, message: 'An asset path cannot contain a NUL byte (%00).' },
+  403: {
+    status: 403,
+    code: ErrorCode.FORBIDDEN_PATH,
+    message: 'An asset path cannot step out of the assets folder (..) or name a dotfile.',
+  },
+  416: {
+    status: 416,
+    code: ErrorCode.RANGE_NOT_SATISFIABLE,
+    message: 'The requested range starts past the end of the asset (its length is in Content-Range).',
+  },
 }

@@ -85,3 +85,34 @@ export function rawUntilClosed(origin: string, request: string | Buffer, timeout
     socket.write(request)
   })
 }
+
+/**
+ * A request with `Expect: 100-continue` as a careful client sends it: `head` (which must
+ * carry the Expect header) first, `body` only once the server says 100 Continue. Resolves
+ * with every byte the server sent until it closed the connection, and whether the body went.
+ */
+export function rawWithContinue(origin: string, head: string, body: string, timeoutMs = 10_000): Promise<{ answer: string; bodySent: boolean }> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname)
+    let answer = ''
+    let bodySent = false
+    const timer = setTimeout(() => {
+      socket.destroy()
+      reject(new Error(`the server kept the connection open for ${timeoutMs} ms: ${answer.slice(0, 200)}`))
+    }, timeoutMs)
+    socket.on('data', (chunk) => {
+      answer += chunk.toString('latin1')
+      if (!bodySent && answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+        bodySent = true
+        socket.write(body)
+      }
+    })
+    socket.on('close', () => {
+      clearTimeout(timer)
+      resolve({ answer, bodySent })
+    })
+    socket.on('error', () => {}) // a reset still ends in 'close', with what arrived before it
+    socket.write(head)
+  })
+}

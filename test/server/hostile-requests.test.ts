@@ -10,7 +10,7 @@ import type { InjectOptions } from 'fastify'
 import { parseHostPattern } from '../../server/allowed-hosts.js'
 import { isSameSitePath } from '../../shared/errors.js'
 import { createTestApp, listenTestApp } from '../helpers/app.js'
-import { rawRequest, rawUntilClosed } from '../helpers/raw-http.js'
+import { rawRequest, rawUntilClosed, rawWithContinue } from '../helpers/raw-http.js'
 import { waitUntil } from '../helpers/wait.js'
 import { securityHeaderNames } from '../helpers/security-headers.js'
 import fixtureApiRoutes from '../fixtures/api.js'
@@ -250,6 +250,27 @@ t.test('Expect: 100-continue is met; any other expectation is a 417 in the app f
   t.equal((await send('fries-with-that', 'evil.example')).status, 421, 'a host this server does not answer is refused first')
   const http10 = await rawRequest(origin, 'GET /about HTTP/1.0\r\nExpect: fries-with-that\r\n\r\n')
   t.equal(http10.status, 200, 'HTTP/1.0 has no expectations: ignored')
+})
+
+t.test('Expect: 100-continue is met when the body is read: a request refused before then gets its answer and sends no body', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const body = '_action=send&name=Ada&email=ada%40example.com&message=Hello%20there'
+  const head = (host: string, from: string, length = body.length) =>
+    `POST /contact HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${from}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+    `Content-Length: ${length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`
+  const accepted = await rawWithContinue(origin, head('localhost', 'http://localhost:80'), body)
+  t.ok(accepted.bodySent, 'a request the app takes: 100 Continue, and the body is sent')
+  t.match(accepted.answer, /^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 303 See Other\r\n/, 'then its final answer')
+  const refused: Array<[label: string, request: string, status: string]> = [
+    ['a host this server does not answer', head('evil.example', 'http://evil.example'), '421 Misdirected Request'],
+    ['a cross-origin form post', head('localhost', 'http://evil.example'), '403 Forbidden'],
+    ['a Content-Length over the limit', head('localhost', 'http://localhost:80', 5 * 1024 * 1024), '413 Payload Too Large'],
+  ]
+  for (const [label, request, status] of refused) {
+    const { answer, bodySent } = await rawWithContinue(origin, request, body)
+    t.notOk(bodySent, `${label}: no 100 Continue, so no body`)
+    t.match(answer, new RegExp(`^HTTP/1\\.1 ${status}\\r\\n`), `${label}: the refusal is the first answer`)
+  }
 })
 
 t.test('bytes that are no request, after one that is: that one is answered whole, then the connection ends', async (t) => {

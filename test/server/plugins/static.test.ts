@@ -39,6 +39,35 @@ t.test('hashed assets', async (t) => {
     }
   })
 
+  t.test("what the file server refuses is said in the app's words, never cached", async (t) => {
+    const cases: Array<[url: string, status: number, message: string]> = [
+      ['/assets/..%2fmanifest.json', 403, 'An asset path cannot step out of the assets folder (..) or name a dotfile.'],
+      ['/assets/.env', 403, 'An asset path cannot step out of the assets folder (..) or name a dotfile.'],
+      ['/assets/a%00b.js', 400, 'An asset path cannot contain a NUL byte (%00).'],
+    ]
+    for (const [url, status, message] of cases) {
+      const res = await app.inject(url)
+      t.equal(res.statusCode, status, url)
+      t.match(res.headers['content-type'], /^text\/plain/, url)
+      t.equal(res.body, message, url)
+      t.equal(res.headers['cache-control'], 'private, no-store', `${url}: never cached`)
+    }
+  })
+
+  t.test('a range past the end is a 416 that gives the length (Content-Range: bytes */length); one inside is a 206', async (t) => {
+    const file = build.manifest.entry.file
+    const whole = await app.inject(file)
+    const length = whole.rawPayload.length
+    const past = await app.inject({ url: file, headers: { range: `bytes=${length + 10}-` } })
+    t.equal(past.statusCode, 416)
+    t.equal(past.headers['content-range'], `bytes */${length}`)
+    t.equal(past.body, 'The requested range starts past the end of the asset (its length is in Content-Range).')
+    const part = await app.inject({ url: file, headers: { range: 'bytes=0-9' } })
+    t.equal(part.statusCode, 206)
+    t.equal(part.headers['content-range'], `bytes 0-9/${length}`)
+    t.equal(part.rawPayload.toString(), whole.rawPayload.subarray(0, 10).toString())
+  })
+
   t.test('source maps are built but not served', async (t) => {
     const maps = readdirSync(path.join(build.clientDir, 'assets')).filter((f) => f.endsWith('.map'))
     t.ok(maps.length > 0, 'the build wrote source maps')
