@@ -19,6 +19,35 @@ async function settle(tracked: TrackedPage): Promise<void> {
   await tracked.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
 }
 
+/**
+ * Waits until the page itself has received the whole answer from `url` (its resource
+ * timing entry, written when the body is in), then lets it run: the answer is in the
+ * page-data cache after this. Playwright's `requestfinished` comes from the browser's
+ * network side and can precede that on a loaded machine, and a click then would join
+ * the request still in flight.
+ */
+async function settleAfter(tracked: TrackedPage, url: string): Promise<void> {
+  // An observer, not performance.getEntriesByName: Playwright's clock replaces `performance` with a stub that has no entries.
+  const arrived = tracked.page.evaluate(
+    (url) =>
+      new Promise<void>((resolve) => {
+        const observer = new PerformanceObserver((list) => {
+          if (list.getEntriesByName(url).length === 0) return
+          observer.disconnect()
+          resolve()
+        })
+        observer.observe({ type: 'resource', buffered: true })
+      }),
+    url,
+  )
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the page did not receive ${url} within 10 s`)), 10_000)
+  })
+  await Promise.race([arrived, timeout]).finally(() => clearTimeout(timer))
+  await settle(tracked)
+}
+
 t.test('navigation engine', async (t) => {
   const { origin } = await listenTestApp(t, 'fixture')
   const countOf = (tracked: TrackedPage, path: string) =>
@@ -71,8 +100,7 @@ t.test('navigation engine', async (t) => {
 
   t.test('prefetched data of a dynamic page is used for 30 s, then fetched again', async (t) => {
     const tracked = await open(t, '/links', async ({ page }) => page.clock.install())
-    await waitUntil(() => tracked.dataFinished.includes(`${origin}/_data/target?i=3`), 'the viewport prefetch arrived')
-    await settle(tracked) // and went into the cache
+    await settleAfter(tracked, `${origin}/_data/target?i=3`) // the viewport prefetch arrived and went into the cache
     await tracked.page.clock.fastForward(31_000)
     await tracked.page.getByRole('link', { name: 'Target 3', exact: true }).click()
     await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
@@ -84,8 +112,7 @@ t.test('navigation engine', async (t) => {
     const tracked = await open(t, '/long', async ({ page }) => page.clock.install())
     const link = tracked.page.getByRole('link', { name: 'Static from the bottom' })
     await link.hover()
-    await waitUntil(() => tracked.dataFinished.includes(`${origin}/_data/static-page`), 'the prefetch arrived')
-    await settle(tracked) // and went into the cache: its lifetime counts from before now
+    await settleAfter(tracked, `${origin}/_data/static-page`) // the prefetch arrived and went into the cache: its lifetime counts from before now
     // A paused clock: test steps taking real time (a loaded machine) must not age the entry.
     const fetched = await tracked.page.evaluate(() => Date.now())
     await tracked.page.clock.pauseAt(fetched + 299_000)
@@ -167,10 +194,8 @@ t.test('navigation engine', async (t) => {
     await waitUntil(() => release !== undefined, 'the first navigation is loading')
     await tracked.page.getByRole('link', { name: 'Static' }).click()
     await tracked.page.locator('h1', { hasText: 'Static' }).waitFor()
-    const answered = tracked.page.waitForResponse(`${origin}/_data/target?first=1`)
     await release!()
-    await answered
-    await settle(tracked)
+    await settleAfter(tracked, `${origin}/_data/target?first=1`) // the superseded answer is in, and was ignored
     t.equal(tracked.page.url(), `${origin}/static-page`)
     t.equal(await tracked.page.locator('h1').textContent(), 'Static')
     await tracked.page.goBack()
