@@ -25,6 +25,15 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
     return fastify.refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Asset not found' })
   })
+  // HTTP reads `x-gzip` as gzip; @fastify/static reads only `gzip` (and `*`), so a client
+  // asking for x-gzip would get the raw file compressed again per request by
+  // @fastify/compress. Named as gzip, it gets the build's `.gz`, as every other does.
+  if (opts.compression) {
+    fastify.addHook('onRequest', async function readXGzipAsGzip(request) {
+      const acceptEncoding = request.headers['accept-encoding']
+      if (acceptEncoding?.toLowerCase().includes('x-gzip')) request.headers['accept-encoding'] = acceptEncoding.replace(X_GZIP, 'gzip')
+    })
+  }
   // What @fastify/static (its `send`) refuses, in our words: its own are "Forbidden" and
   // "Bad Request", and its 416 loses the Content-Range that tells a client the length.
   fastify.setErrorHandler(function refuseAssetRequest(error: Error & { statusCode?: number; headers?: Record<string, string> }, request, reply) {
@@ -55,6 +64,8 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     allowedPath: (pathname) => !/\.(map|br|gz)$/.test(pathname) && !pathname.endsWith('/'),
   })
 }
+
+const X_GZIP = /\bx-gzip\b/giu
 
 /** `send`'s refusals, by status. It answers 400 only for a NUL byte: the router refuses malformed percent-encoding first. */
 const ASSET_REFUSALS: Readonly<Record<number, Refusal>> = {

@@ -91,6 +91,12 @@ t.test('compression on (the default)', async (t) => {
       t.equal(decode(encoding, res.rawPayload), raw.toString(), `${encoding}: the same file`)
       t.same(res.rawPayload, await readFile(path.join(build.clientDir, `${entry}.${encoding === 'br' ? 'br' : 'gz'}`)), 'the build\'s own bytes')
     }
+    // HTTP reads x-gzip as gzip, and `*` as any: the build's .gz, never a compression per request.
+    for (const acceptEncoding of ['x-gzip', 'X-GZIP;q=0.5, identity;q=0.1', '*']) {
+      const res = await get(entry, acceptEncoding)
+      t.equal(res.headers['content-encoding'], 'gzip', acceptEncoding)
+      t.same(res.rawPayload, await readFile(path.join(build.clientDir, `${entry}.gz`)), `${acceptEncoding}: the build's .gz`)
+    }
     const identity = await get(entry)
     t.equal(identity.headers['content-encoding'], undefined)
     t.equal(identity.rawPayload.length, raw.length)
