@@ -37,6 +37,7 @@ import { scriptlessSecurityHeaders } from './security-headers.js'
 import rateLimitPlugin, { routeRateLimit } from './plugins/rate-limit.js'
 import { TUNNEL_PATH, tunnelPathFor } from '../shared/monitoring.js'
 import staticPlugin from './plugins/static.js'
+import headPlugin from './plugins/head.js'
 import { ASSETS_PREFIX } from '../shared/constants.js'
 
 declare module 'fastify' {
@@ -123,6 +124,12 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     // is served, with `Connection: close`, not refused with 503: a proxy may not retry
     // a refused form post elsewhere.
     return503OnClosing: false,
+    // HEAD is answered by the GET route itself (server/plugins/head.ts), not by the
+    // HEAD route Fastify would add: that one drops the body before the onSend hooks
+    // added for the route afterwards (compression's), so a compressed page's HEAD said
+    // neither Content-Encoding nor Vary and gave the uncompressed length, and a 304
+    // got `Content-Length: 0`.
+    exposeHeadRoutes: false,
     // Development logs one line per request of its own (server/development/request-log.ts).
     ...(development ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     // Node would answer an HTTP/1.1 request without Host with a bare 400 of its own;
@@ -262,6 +269,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
       globalDecompression: false,
     })
   }
+  // After compression: each route's HEAD drops the body after compression has set the headers.
+  app.register(headPlugin)
   app.register(tunnelPlugin, {
     prefix: TUNNEL_PATH,
     allowedDsns: config.monitoring.allowedDsns,

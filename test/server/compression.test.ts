@@ -138,3 +138,45 @@ t.test('COMPRESSION=off: everything as it is, for a proxy in front to compress',
     t.equal(res.headers['content-encoding'], undefined, `${url}: not compressed`)
   }
 })
+
+t.test('HEAD answers with the headers its GET would, compressed or not, 304 included, and no body', async (t) => {
+  const { origin, app, build } = await listenTestApp(t)
+  const send = (method: 'GET' | 'HEAD', url: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; bytes: number }>((resolve, reject) => {
+      request(`${origin}${url}`, { method, headers }, (res) => {
+        let bytes = 0
+        res.on('data', (chunk: Buffer) => (bytes += chunk.length))
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes }))
+      })
+        .on('error', reject)
+        .end()
+    })
+  // What differs per answer by design: the date, the request id, the nonce in the CSP,
+  // and so a document's compressed length by a byte or two; and Transfer-Encoding,
+  // which says how a body is framed, where HEAD has none (HTTP lets it go).
+  const comparable = (headers: Record<string, unknown>, nonced: boolean) => {
+    const { date: _date, 'x-request-id': _id, 'content-security-policy': _csp, 'transfer-encoding': _te, ...rest } = headers
+    return nonced ? { ...rest, 'content-length': rest['content-length'] === undefined ? 'none' : 'some' } : rest
+  }
+  const urls = ['/contact', '/items/7', '/_data/items/7', '/nope', '/about', '/_data/about', '/api/health', build.manifest.entry.file, '/assets/nope.js']
+  for (const acceptEncoding of ['br', 'gzip', 'identity']) {
+    for (const url of urls) {
+      const get = await send('GET', url, { 'accept-encoding': acceptEncoding })
+      const head = await send('HEAD', url, { 'accept-encoding': acceptEncoding })
+      const label = `${url} (${acceptEncoding})`
+      t.equal(head.status, get.status, `${label}: status`)
+      const nonced = /nonce-/.test(String(get.headers['content-security-policy']))
+      t.same(comparable(head.headers, nonced), comparable(get.headers, nonced), `${label}: the same headers`)
+      t.equal(head.bytes, 0, `${label}: no body`)
+    }
+  }
+  const page = await send('GET', '/about', { 'accept-encoding': 'br' })
+  t.equal(page.headers['content-encoding'], 'br', 'the pages above were compressed')
+  const notModified = await send('HEAD', '/about', { 'accept-encoding': 'br', 'if-none-match': String(page.headers.etag) })
+  t.equal(notModified.status, 304)
+  t.equal(notModified.headers['content-length'], undefined, 'a 304 says no length (it would have to be the 200\'s)')
+  // Tests that inject requests see what the wire carries: no body.
+  const injected = await app.inject({ method: 'HEAD', url: '/contact', headers: { 'accept-encoding': 'br' } })
+  t.equal(injected.headers['content-encoding'], 'br')
+  t.equal(injected.rawPayload.length, 0, 'inject: no body either')
+})

@@ -1,0 +1,36 @@
+/**
+ * HEAD, answered by the GET route itself: every route that takes GET takes HEAD, runs
+ * the same handler and hooks (compression included), and its body is dropped last, so
+ * the headers are those its GET would send (Content-Encoding, Vary, the compressed
+ * Content-Length) and a 304 carries no length. Fastify's own HEAD routes (turned off in
+ * app.ts) drop the body before the onSend hooks a plugin adds to a route afterwards.
+ *
+ * Registered after @fastify/compress: onRoute hooks run in the order they were added,
+ * so the body-dropping onSend lands after the compressing one.
+ */
+import type { FastifyInstance, onSendHookHandler } from 'fastify'
+import fp from 'fastify-plugin'
+
+async function headPlugin(fastify: FastifyInstance) {
+  fastify.addHook('onRoute', function answerHeadAsGet(route) {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (methods.includes('GET') && !methods.includes('HEAD')) route.method = [...methods, 'HEAD']
+    else if (!methods.includes('HEAD')) return
+    route.onSend = route.onSend === undefined ? [sendHeadersOnly] : [...(Array.isArray(route.onSend) ? route.onSend : [route.onSend]), sendHeadersOnly]
+  })
+}
+
+/** For HEAD: the body goes (a stream is drained, not sent); the length it would have had stays. */
+const sendHeadersOnly: onSendHookHandler = function sendHeadersOnly(request, reply, payload, done) {
+  if (request.method !== 'HEAD' || payload === null || payload === undefined) return done(null, payload)
+  if (typeof payload === 'string' || Buffer.isBuffer(payload)) {
+    if (!reply.hasHeader('content-length')) reply.header('content-length', Buffer.byteLength(payload))
+  } else if (typeof (payload as NodeJS.ReadableStream).resume === 'function') {
+    const stream = payload as NodeJS.ReadableStream
+    stream.on('error', (error) => reply.log.warn({ err: error }, 'a HEAD answer\'s stream failed while drained'))
+    stream.resume()
+  }
+  done(null, null)
+}
+
+export default fp(headPlugin, { name: 'head' })
