@@ -11,6 +11,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { SECURITY_HEADER_NAMES } from './security-headers.js'
 import { requestSession, SESSION_COOKIE, type SessionControl } from './session.js'
+import { isHttps } from './request-scheme.js'
 
 export interface CookieOptions {
   /** Seconds until the cookie expires; a session cookie when neither this nor `expires` is given. */
@@ -76,7 +77,7 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
   const effects: Effect[] = []
   let applied = 0
   const session = requestSession(request, request.server.sessionCodec)
-  const secure = request.protocol === 'https'
+  const secure = isHttps(request)
   const control: ResponseControl = {
     setCookie(name, value, options = {}) {
       if (!COOKIE_NAME.test(name)) throw new TypeError(`Cookie name ${JSON.stringify(name)} is not a valid token`)

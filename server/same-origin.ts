@@ -6,11 +6,12 @@
  * origins. Without either header the post cannot be checked, so it is refused.
  */
 import type { FastifyRequest } from 'fastify'
+import { isHttps } from './request-scheme.js'
 
 /** This site's origin as the client reached it: `https://shop.example`. */
 export function ownOrigin(request: FastifyRequest): string | undefined {
   try {
-    return new URL(`${request.protocol}://${request.host}`).origin
+    return new URL(`${isHttps(request) ? 'https' : 'http'}://${request.host}`).origin
   } catch {
     return undefined // a Host header that is not a host
   }

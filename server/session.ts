@@ -10,6 +10,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { isHttps } from './request-scheme.js'
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'session'
@@ -89,7 +90,7 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
     control,
     applyTo(reply) {
       if (!session?.changed) return
-      const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: request.protocol === 'https' }
+      const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(request) }
       if (session.deleted) reply.setCookie(SESSION_COOKIE, '', { ...options, expires: new Date(0), maxAge: 0 })
       else reply.setCookie(SESSION_COOKIE, codec.encode(session), { ...options, maxAge: SESSION_MAX_AGE_S })
     },

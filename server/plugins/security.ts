@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 import type { OpenerPolicy } from '../config.js'
 import { CSP_DIRECTIVES, cspHeader, DEVELOPMENT_CSP_DIRECTIVES, securityHeaders, STRICT_TRANSPORT_SECURITY, withStyleSources } from '../security-headers.js'
+import { isHttps } from '../request-scheme.js'
 
 declare module 'fastify' {
   interface FastifyReply {
@@ -86,7 +87,7 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOpti
     reply.headers(headers).header('content-security-policy', policy)
     // HSTS only over https: directly, or as a trusted proxy's X-Forwarded-Proto says.
     // Over plain http (local, tests) the header would be ignored at best.
-    if (request.protocol === 'https') reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY)
+    if (isHttps(request)) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY)
     done()
   })
 }

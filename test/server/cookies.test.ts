@@ -31,6 +31,10 @@ t.test('Secure when the client came over https through a trusted proxy, not when
   t.same(setCookies(proxied), ['visits=1; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax'])
   const spoofed = await app.inject({ url: '/cookie-jar', headers: { 'x-forwarded-proto': 'https' }, remoteAddress: '10.9.9.9' })
   t.same(setCookies(spoofed), ['visits=1; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax'])
+  // Schemes are case-insensitive: a proxy that writes HTTPS means https, cookie and HSTS alike.
+  const shouting = await app.inject({ url: '/cookie-jar', headers: { 'x-forwarded-proto': 'HTTPS' }, remoteAddress: '127.0.0.1' })
+  t.same(setCookies(shouting), ['visits=1; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax'], 'X-Forwarded-Proto: HTTPS')
+  t.match(shouting.headers['strict-transport-security'], /max-age=/, 'and HSTS')
 })
 
 t.test('actions read and set cookies on their redirect and on their JSON answer', async (t) => {
