@@ -5,8 +5,9 @@
  * server/plugins/actions.ts; the monitoring tunnel, server/plugins/monitoring-tunnel.ts).
  * Pages and assets are never counted.
  *
- * The address is `request.ip`: the peer, or what a trusted proxy says (TRUST_PROXY);
- * IPv6 addresses count per /64, as one client usually holds a whole one.
+ * The address is `request.ip`: the peer, or what a trusted proxy says (TRUST_PROXY),
+ * without a port a proxy may add; IPv6 addresses count per /64, as one client usually
+ * holds a whole one (server/client-address.ts).
  *
  * Counts are kept in this process, or with REDIS_URL in Redis, so that every instance
  * shares one budget. Redis failing never fails a request: a count that cannot be
@@ -23,6 +24,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
 import { ErrorCode } from '../../shared/errors.js'
+import { clientAddressKey } from '../client-address.js'
 
 /** A budget for one route: at most `max` requests per `timeWindow` ms per client address. */
 export interface RouteRateLimit {
@@ -154,6 +156,8 @@ async function rateLimitPlugin(fastify: FastifyInstance, opts: RateLimitPluginOp
     global: false,
     ...(store ? { store } : {}),
     skipOnError: true,
+    // The reported address without a port, IPv6 per /64 (server/client-address.ts).
+    keyGenerator: (request) => clientAddressKey(request.ip),
     // RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After.
     enableDraftSpec: true,
     errorResponseBuilder: (_request, context) =>

@@ -129,6 +129,17 @@ t.test('per client address, as a trusted proxy reports it', async (t) => {
     t.equal((await from('203.0.113.2')).status, 429)
   })
 
+  t.test('a port the proxy writes after the address buys no new budget', async (t) => {
+    const { origin } = await fixtureApp(t, { ...limits({ forms: 2 }), trustProxy: ['127.0.0.1'] })
+    const from = (address: string) => sign(origin, { 'x-forwarded-for': address })
+    t.equal((await from('203.0.113.5:1001')).status, 303)
+    t.equal((await from('203.0.113.5:1002')).status, 303)
+    t.equal((await from('203.0.113.5:1003')).status, 429, 'one client, whatever its port')
+    t.equal((await from('[2001:db8::1]:443')).status, 303)
+    t.equal((await from('2001:db8::2')).status, 303)
+    t.equal((await from('[2001:db8::3]:444')).status, 429, 'one /64, with or without a port')
+  })
+
   t.test('X-Forwarded-For from an untrusted peer is ignored: the peer is the client', async (t) => {
     const { origin } = await fixtureApp(t, { ...limits({ forms: 2 }), trustProxy: ['10.0.0.1'] })
     t.equal((await sign(origin, { 'x-forwarded-for': '203.0.113.1' })).status, 303)
