@@ -65,6 +65,16 @@ export function refuseMethod(request: FastifyRequest, reply: FastifyReply, allow
   return request.server.refusals.send(request, reply, { status: 405, code: ErrorCode.METHOD_NOT_ALLOWED, message })
 }
 
+/** A refusal thrown where only an error can go (a body parser's `done`): answered as it says. */
+export class RefusalError extends Error {
+  readonly statusCode: number
+  constructor(readonly refusal: Refusal) {
+    super(refusal.message)
+    this.name = 'RefusalError'
+    this.statusCode = refusal.status
+  }
+}
+
 /** The status an error answers with: its own when it is an HTTP error status, else 500. */
 export function statusOf(error: { readonly statusCode?: number; readonly status?: number }): number {
   const status = error.statusCode ?? (isHttpError(error) ? error.status : undefined)
@@ -99,7 +109,8 @@ function errorBodyFor(requestId: string, code: string, message: string, digest?:
   return { error: { code, message, requestId, ...(digest ? { digest } : {}) } }
 }
 
-const BAD_JSON: Refusal = { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
+export const BAD_JSON: Refusal = { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
+export const EMPTY_JSON: Refusal = { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is empty, but its content type says JSON.' }
 
 /** What Fastify refuses, by its error code, in our words. */
 const FASTIFY_REFUSALS: Readonly<Record<string, Refusal>> = {
@@ -112,7 +123,7 @@ const FASTIFY_REFUSALS: Readonly<Record<string, Refusal>> = {
     message: 'This address does not accept the content type of the request body.',
   },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request body does not match its Content-Length.' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is empty, but its content type says JSON.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: EMPTY_JSON,
   FST_ERR_CTP_INVALID_JSON_BODY: BAD_JSON,
 }
 
@@ -123,6 +134,7 @@ const FASTIFY_REFUSALS: Readonly<Record<string, Refusal>> = {
  * for the user keeps its own.
  */
 export function refusalOf(error: FastifyError): Refusal {
+  if (error instanceof RefusalError) return error.refusal
   const status = statusOf(error)
   if (isHttpError(error)) {
     return { status, code: error.code, message: error.expose ? error.message : (STATUS_CODES[status] ?? 'Refused') }

@@ -9,7 +9,8 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import { digestOf } from '../../shared/digest.js'
 import { ErrorCode } from '../../shared/errors.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
-import { errorBody, NO_STORE, refusalOf, statusOf } from '../http-errors.js'
+import secureJsonParse from 'secure-json-parse'
+import { BAD_JSON, EMPTY_JSON, errorBody, NO_STORE, RefusalError, refusalOf, statusOf, type Refusal } from '../http-errors.js'
 
 export interface ApiPluginOptions {
   readonly routes: readonly FastifyPluginAsync[]
@@ -27,6 +28,11 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
       message: `No API route answers ${request.method === 'HEAD' ? 'GET' : request.method} at this path.`,
     })
   }
+  // JSON only: Fastify's text/plain parser would let a cross-site form or a fetch
+  // without a preflight reach a route whose body has no object schema.
+  fastify.removeContentTypeParser('text/plain')
+  fastify.removeContentTypeParser('application/json')
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody)
   fastify.setNotFoundHandler(sendApiNotFound)
   fastify.all('/*', { onRequest: sendApiNotFound }, sendApiNotFound)
   fastify.all('/', { onRequest: sendApiNotFound }, sendApiNotFound)
@@ -44,4 +50,39 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   })
 
   for (const routes of opts.routes) await fastify.register(routes)
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const POISONED_JSON: Refusal = {
+  status: 400,
+  code: ErrorCode.BAD_JSON,
+  message: 'The JSON body has a "__proto__" or "constructor.prototype" key, which is refused.',
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259): a body that says another charset is a 415, bytes that are
+ * not UTF-8 a 400 (never read with replacement characters); a byte order mark is
+ * skipped. Parsed as Fastify parses it (secure-json-parse), refusing `__proto__` and
+ * `constructor.prototype` keys, with a message that names them.
+ */
+function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/iu.exec(request.headers['content-type'] ?? '')?.[1]
+  if (charset !== undefined && !/^utf-?8$/iu.test(charset)) {
+    return done(new RefusalError({ status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'A JSON body must be UTF-8: its Content-Type names another charset.' }))
+  }
+  let text: string
+  try {
+    text = utf8.decode(body)
+  } catch {
+    return done(new RefusalError({ status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid UTF-8.' }))
+  }
+  if (text.length === 0) return done(new RefusalError(EMPTY_JSON))
+  let value: unknown
+  try {
+    value = secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' })
+  } catch (error) {
+    const poisoned = error instanceof SyntaxError && /forbidden (prototype|constructor) property/iu.test(error.message)
+    return done(new RefusalError(poisoned ? POISONED_JSON : BAD_JSON))
+  }
+  done(null, value)
 }

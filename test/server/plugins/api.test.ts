@@ -74,6 +74,33 @@ t.test('/api errors', async (t) => {
     t.ok(text.json().error.code)
   })
 
+  t.test('JSON only, and in UTF-8: other types, charsets and bytes are refused by name', async (t) => {
+    const post = (contentType: string, payload: string | Buffer) =>
+      app.inject({ method: 'POST', url: '/api/echo', headers: { 'content-type': contentType }, payload })
+    const plain = await post('text/plain', '{"count":1}')
+    t.equal(plain.statusCode, 415, 'text/plain (what a cross-site form or a fetch without preflight sends) is no JSON')
+    t.equal(plain.json().error.code, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE')
+    const latin1 = await post('application/json; charset=latin1', Buffer.from('{"count":1,"n":"caf\xe9"}', 'latin1'))
+    t.equal(latin1.statusCode, 415)
+    t.equal(latin1.json().error.message, 'A JSON body must be UTF-8: its Content-Type names another charset.')
+    for (const contentType of ['application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'APPLICATION/JSON; Charset=utf8']) {
+      const ok = await post(contentType, '{"count":2}')
+      t.equal(ok.statusCode, 200, contentType)
+      t.same(ok.json(), { count: 2 }, contentType)
+    }
+    const badBytes = await post('application/json', Buffer.concat([Buffer.from('{"count":1,"n":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]))
+    t.equal(badBytes.statusCode, 400, 'bytes that are not UTF-8 are not read as replacement characters')
+    t.equal(badBytes.json().error.message, 'The request body is not valid UTF-8.')
+    t.equal(badBytes.json().error.code, 'APP_ERR_BAD_JSON')
+    const bom = await post('application/json', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('{"count":4}')]))
+    t.same(bom.json(), { count: 4 }, 'a byte order mark is skipped')
+    for (const body of ['{"count":1,"__proto__":{"x":1}}', '{"count":1,"constructor":{"prototype":{"x":1}}}']) {
+      const poisoned = await post('application/json', body)
+      t.equal(poisoned.statusCode, 400, body)
+      t.equal(poisoned.json().error.message, 'The JSON body has a "__proto__" or "constructor.prototype" key, which is refused.', body)
+    }
+  })
+
   t.test('a failing handler is a 500 with a digest; the message stays in the log', async (t) => {
     const res = await app.inject('/api/explode')
     t.equal(res.statusCode, 500)
