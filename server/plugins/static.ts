@@ -34,6 +34,12 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
       if (acceptEncoding?.toLowerCase().includes('x-gzip')) request.headers['accept-encoding'] = acceptEncoding.replace(X_GZIP, 'gzip')
     })
   }
+  // If-Range compares entity tags strongly (RFC 9110, 13.1.5): a weak one never matches,
+  // so the whole file is sent; `send` would find it in the header and send the range.
+  fastify.addHook('onRequest', async function compareIfRangeStrongly(request) {
+    const ifRange = request.headers['if-range']
+    if (request.headers.range !== undefined && typeof ifRange === 'string' && ifRange.trimStart().startsWith('W/')) delete request.headers.range
+  })
   // What @fastify/static (its `send`) refuses, in our words: its own are "Forbidden" and
   // "Bad Request", and its 416 loses the Content-Range that tells a client the length.
   fastify.setErrorHandler(function refuseAssetRequest(error: Error & { statusCode?: number; headers?: Record<string, string> }, request, reply) {

@@ -66,6 +66,11 @@ t.test('hashed assets', async (t) => {
     t.equal(part.statusCode, 206)
     t.equal(part.headers['content-range'], `bytes 0-9/${length}`)
     t.equal(part.rawPayload.toString(), whole.rawPayload.subarray(0, 10).toString())
+    // If-Range matches only a strong tag: with a weak one (ours are), the whole file.
+    const weak = await app.inject({ url: file, headers: { range: 'bytes=0-9', 'if-range': String(whole.headers.etag) } })
+    t.match(String(whole.headers.etag), /^W\//, 'the asset\'s tag is weak')
+    t.equal(weak.statusCode, 200, 'If-Range with a weak tag: the whole file')
+    t.equal(weak.rawPayload.length, length)
   })
 
   t.test('source maps are built but not served', async (t) => {
