@@ -9,7 +9,7 @@ import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../
 import type { DevError, ErrorPayload, LayoutData, PagePayload, ScreenPayload } from '../../shared/page-payload.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AnyAppDefinition } from '../page-definition.js'
-import { originForm, parseTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
+import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../shared/location.js'
 import { sameSiteLocation } from '../http-errors.js'
 import { collectResponse, type CollectedResponse } from '../response-control.js'
 
@@ -35,6 +35,18 @@ export function locationOfTarget(rawTarget: string): CanonicalLocation | undefin
     return parseTarget(utf8)
   }
   return parseTarget(target)
+}
+
+/**
+ * The query as the client sent it, for a redirect that tidies only the path: its bytes
+ * stay as they came (the canonical form reads them as UTF-8, so `%E9` would become
+ * U+FFFD in a permanent redirect). What a Location may not hold raw is percent-encoded,
+ * a `%` that starts no escape included.
+ */
+function sentQuery(request: FastifyRequest): string {
+  return splitTarget(originForm(request.url))
+    .search.slice(1)
+    .replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
 }
 
 /** What resolving a page depends on besides the request. */
@@ -83,7 +95,7 @@ export async function resolvePage(
   // redirect to `/about`. The tidy path starts with a single `/` and an encoded
   // segment, so the redirect cannot leave the site (`//host`, `/\host`).
   const tidy = tidyPathname(pathname)
-  if (tidy !== pathname) return { kind: 'redirect', status: 308, location: sameSiteLocation(tidy + (search ? `?${search}` : '')) }
+  if (tidy !== pathname) return { kind: 'redirect', status: 308, location: sameSiteLocation(tidy + (search ? `?${sentQuery(request)}` : '')) }
   const { router } = definition
   const match = router.match(pathname)
   const chain = router.layoutsOf(match?.id)

@@ -102,6 +102,9 @@ t.test('production screens', async (t) => {
       ['/about/', '/about'],
       ['/items/7/?x=1', '/items/7?x=1'],
       ['//evil.example/', '/evil.example'],
+      // The query keeps its bytes: Latin-1 `%E9` is not made U+FFFD for good.
+      ['/about/?q=caf%E9&x=%C0%AF', '/about?q=caf%E9&x=%C0%AF'],
+      ['/about/?a=1%&b=\\', '/about?a=1%25&b=%5C'],
     ]
     for (const [from, to] of cases) {
       const res = await app.inject(from)
@@ -213,6 +216,8 @@ t.test('page data', async (t) => {
     const res = await app.inject('/_data/about/')
     t.equal(res.statusCode, 200)
     t.same(res.json(), { kind: 'redirect', status: 308, location: '/about', buildId: build.manifest.buildId })
+    const latin1 = await app.inject('/_data/about/?q=caf%E9')
+    t.equal(latin1.json().location, '/about?q=caf%E9', 'the query as it was sent')
   })
 })
 
