@@ -9,18 +9,28 @@ import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, F
 import { digestOf } from '../../shared/digest.js'
 import { ErrorCode } from '../../shared/errors.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
+import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import secureJsonParse from 'secure-json-parse'
-import { BAD_JSON, EMPTY_JSON, errorBody, NO_STORE, RefusalError, refusalOf, statusOf, type Refusal } from '../http-errors.js'
+import { originForm, splitTarget } from '../../shared/location.js'
+import { BAD_JSON, EMPTY_JSON, errorBody, NO_STORE, RefusalError, refuseMethod, refusalOf, statusOf, type Refusal } from '../http-errors.js'
 
 export interface ApiPluginOptions {
   readonly routes: readonly FastifyPluginAsync[]
 }
 
 export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
+  const routes = apiRouteMethods()
+  fastify.addHook('onRoute', (route) => routes.add(route.url, route.method))
   // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
   // prefix claims its whole namespace, every method, itself; answered before any
   // body is read, so an unknown route is a 404 whatever its content type.
   async function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
+    // A path some route answers, with another method: 405 with what it takes.
+    const allowed = routes.methodsAt(request.url)
+    if (allowed.length > 0) {
+      const allow = allowed.join(', ')
+      return refuseMethod(request, reply, allow, `This API route does not take ${request.method} (it allows ${allow}).`)
+    }
     return fastify.refusals.send(request, reply, {
       status: 404,
       code: ErrorCode.NOT_FOUND,
@@ -49,8 +59,35 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
       .send(errorBody(request, ErrorCode.INTERNAL, 'Internal server error', digest))
   })
 
-  for (const routes of opts.routes) await fastify.register(routes)
+  for (const plugin of opts.routes) await fastify.register(plugin)
 }
+
+/** The methods of the API routes, by path pattern; matched the way Fastify matches them (find-my-way). */
+function apiRouteMethods() {
+  const router = FindMyWay({ ignoreTrailingSlash: false })
+  const methods = new Map<string, Set<string>>()
+  const all = new Set<string>()
+  return {
+    add(url: string, method: string | readonly string[]) {
+      // The prefix's own catch-alls are no route of the API.
+      if (url === '/api/*' || url === '/api/' || url === '/api') return
+      for (const one of typeof method === 'string' ? [method] : method) {
+        all.add(one)
+        let at = methods.get(url)
+        if (!at) methods.set(url, (at = new Set()))
+        if (!at.has(one)) router.on(one as HTTPMethod, url, () => {}, url)
+        at.add(one)
+      }
+    },
+    methodsAt(target: string): string[] {
+      const path = splitTarget(originForm(target)).pathname
+      return [...all].filter((method) => router.find(method as HTTPMethod, path) !== null).sort(byMethodOrder)
+    },
+  }
+}
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+const byMethodOrder = (a: string, b: string) => (METHOD_ORDER.indexOf(a) >>> 0) - (METHOD_ORDER.indexOf(b) >>> 0) || a.localeCompare(b)
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 const POISONED_JSON: Refusal = {

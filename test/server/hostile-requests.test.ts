@@ -381,7 +381,7 @@ t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
   t.equal(res.statusCode, 200, 'an untrusted peer cannot forward a host')
 })
 
-t.test('small edges: /assets/ is a 404, an unknown /api route is a 404 whatever its body', async (t) => {
+t.test('small edges: /assets/ is a 404, a method an /api route does not take is a 405 whatever its body', async (t) => {
   const { app } = await createTestApp(t)
   for (const url of ['/assets/', '/assets//', '/assets/nope.js']) {
     const res = await app.inject(url)
@@ -391,7 +391,7 @@ t.test('small edges: /assets/ is a 404, an unknown /api route is a 404 whatever 
   t.equal((await app.inject('/assets')).statusCode, 404, '/assets itself is no page either')
   for (const type of ['application/x-www-form-urlencoded', 'text/xml', 'multipart/form-data; boundary=x', 'application/json']) {
     const res = await app.inject({ method: 'POST', url: '/api/health', headers: { 'content-type': type }, payload: type === 'application/json' ? '{' : 'a=1' })
-    t.equal(res.statusCode, 404, type)
-    t.equal(res.json().error.code, 'APP_ERR_NOT_FOUND', type)
+    t.equal(res.statusCode, 405, type)
+    t.equal(res.json().error.code, 'APP_ERR_METHOD_NOT_ALLOWED', type)
   }
 })

@@ -44,10 +44,18 @@ t.test('/api', async (t) => {
     }
   })
 
-  t.test('a method the route does not have is a JSON 404 too, not an HTML page', async (t) => {
-    const res = await app.inject({ method: 'POST', url: '/api/health' })
-    t.equal(res.statusCode, 404)
-    t.equal(res.json().error.code, 'APP_ERR_NOT_FOUND')
+  t.test('a method the route does not have is a JSON 405 with Allow, not an HTML page; OPTIONS lists the methods', async (t) => {
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH'] as const) {
+      const res = await app.inject({ method, url: '/api/health?x=1' })
+      t.equal(res.statusCode, 405, method)
+      t.equal(res.headers.allow, 'GET, HEAD', method)
+      t.equal(res.json().error.code, 'APP_ERR_METHOD_NOT_ALLOWED', method)
+      t.equal(res.json().error.message, `This API route does not take ${method} (it allows GET, HEAD).`, method)
+    }
+    const options = await app.inject({ method: 'OPTIONS', url: '/api/health' })
+    t.equal(options.statusCode, 204)
+    t.equal(options.headers.allow, 'GET, HEAD')
+    t.equal((await app.inject({ method: 'POST', url: '/api/health/more' })).statusCode, 404, 'a path no route answers stays a 404')
   })
 })
 
