@@ -161,9 +161,18 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   // method or page that takes no body) gets its final answer alone, and the client
   // never sends the body. Node closes the connection after such an answer.
   app.server.on('checkContinue', (req, res) => {
-    req.once('resume', () => {
-      if (!res.headersSent) res.writeContinue()
-    })
+    // Readable calls _read whenever a reader wants data, in flowing mode (on('data'),
+    // pipe) and paused mode (read(), for await) alike: the first call says the body is
+    // wanted. Node's own drain of an unread body comes after the answer: nothing then.
+    const read = req._read
+    let asked = false
+    req._read = function readAfterContinue(size) {
+      if (!asked) {
+        asked = true
+        if (!res.headersSent) res.writeContinue()
+      }
+      return read.call(this, size)
+    }
     app.server.emit('request', req, res)
   })
   app.decorate('lifecycle', { draining: false, closing: false })

@@ -7,5 +7,6 @@
 import type { FastifyRequest } from 'fastify'
 
 export function isHttps(request: FastifyRequest): boolean {
-  return request.protocol.toLowerCase() === 'https'
+  // No protocol when the socket is already gone.
+  return request.protocol?.toLowerCase() === 'https'
 }

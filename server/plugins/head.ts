@@ -14,9 +14,12 @@ import fp from 'fastify-plugin'
 async function headPlugin(fastify: FastifyInstance) {
   fastify.addHook('onRoute', function answerHeadAsGet(route) {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
-    if (methods.includes('GET') && !methods.includes('HEAD')) route.method = [...methods, 'HEAD']
+    // A HEAD route of its own (declared before its GET) answers HEAD itself.
+    const ownHead = fastify.hasRoute({ method: 'HEAD', url: route.url, ...(route.constraints ? { constraints: route.constraints } : {}) })
+    if (methods.includes('GET') && !methods.includes('HEAD') && !ownHead) route.method = [...methods, 'HEAD']
     else if (!methods.includes('HEAD')) return
-    route.onSend = route.onSend === undefined ? [sendHeadersOnly] : [...(Array.isArray(route.onSend) ? route.onSend : [route.onSend]), sendHeadersOnly]
+    const onSend = route.onSend ?? []
+    route.onSend = [...(Array.isArray(onSend) ? onSend : [onSend]), sendHeadersOnly]
   })
 }
 

@@ -14,7 +14,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../shared/errors.js'
 import { ingestUrlFor, type ParsedDsn } from '../../shared/monitoring.js'
-import { NO_STORE, refusalOf, statusOf } from '../http-errors.js'
+import { NO_STORE, refuseMethod, refusalOf, statusOf } from '../http-errors.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
 import { envelopeCoding, tunnelTarget } from '../monitoring/tunnel-request.js'
 import type { RouteRateLimit } from './rate-limit.js'
@@ -58,11 +58,15 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     return refuse(request, reply, 500, 'The tunnel failed.')
   })
 
+  // Refused in onRequest, before a body is read (OPTIONS: 204 with Allow).
+  const refuseTunnelMethod = async (request: FastifyRequest, reply: FastifyReply) =>
+    refuseMethod(request, reply, 'POST', 'The monitoring tunnel only takes POST.')
   fastify.route({
     method: ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
     url: '/',
     logLevel: 'warn',
-    handler: (request, reply) => refuse(request, reply.header('allow', 'POST'), 405, 'The monitoring tunnel only takes POST.'),
+    onRequest: refuseTunnelMethod,
+    handler: refuseTunnelMethod,
   })
 
   // Over budget (server/plugins/rate-limit.ts): 429 with Retry-After, which the browser SDK honours.

@@ -47,9 +47,16 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
   // A post would reach the form actions' POST /* (server/plugins/actions.ts) and run one.
   fastify.post(`${DATA_PREFIX}/*`, { onRequest: refuseDataMethod }, refuseDataMethod)
 
+  fastify.post(DATA_PREFIX, { onRequest: refuseDataMethod }, refuseDataMethod)
+
   // A method no route takes (PUT, TRACE, PROPFIND...) lands here, whatever the path
   // (/api and /assets answer their own): Fastify's own 404 would quote the URL.
-  fastify.setNotFoundHandler(function refuseUnroutedMethod(request, reply) {
+  // Refused in onRequest: Fastify's not-found route would read a JSON or text body first.
+  fastify.addHook('onRequest', async function refuseUnroutedEarly(request, reply) {
+    if (request.is404) return refuseUnroutedMethod(request, reply)
+  })
+  fastify.setNotFoundHandler(refuseUnroutedMethod)
+  function refuseUnroutedMethod(request: FastifyRequest, reply: FastifyReply) {
     switch (surfaceOf(request.url)) {
       case 'data':
         return refuseDataMethod(request, reply)
@@ -58,5 +65,5 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
       default:
         return refusePageMethod(request, reply)
     }
-  })
+  }
 }

@@ -21,6 +21,12 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     refuseMethod(request, reply, 'GET, HEAD', `Assets are only read: ${request.method} is not taken here (it allows GET, HEAD).`)
   // A post would reach the form actions' POST /* (server/plugins/actions.ts) and run one.
   fastify.post('/*', { onRequest: refuseAssetMethod }, refuseAssetMethod)
+  fastify.post('/', { onRequest: refuseAssetMethod }, refuseAssetMethod)
+  // Any other method reaches the not-found handler below, but only after Fastify's
+  // not-found route has read a JSON or text body: refused here, before.
+  fastify.addHook('onRequest', async function refuseUnroutedAssetMethod(request, reply) {
+    if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
+  })
   fastify.setNotFoundHandler(function sendAssetNotFound(request, reply) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
     return fastify.refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Asset not found' })
@@ -34,16 +40,20 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
       if (acceptEncoding?.toLowerCase().includes('x-gzip')) request.headers['accept-encoding'] = acceptEncoding.replace(X_GZIP, 'gzip')
     })
   }
-  // If-Range compares entity tags strongly (RFC 9110, 13.1.5): a weak one never matches,
-  // so the whole file is sent; `send` would find it in the header and send the range.
+  // If-Range holds only for a strong entity tag that matches (RFC 9110, 13.1.5): a weak
+  // one never does, nor a date, as assets have no Last-Modified; then the whole file is
+  // sent. `send` finds a weak tag in the header by substring, and takes a date as fresh.
   fastify.addHook('onRequest', async function compareIfRangeStrongly(request) {
     const ifRange = request.headers['if-range']
-    if (request.headers.range !== undefined && typeof ifRange === 'string' && ifRange.trimStart().startsWith('W/')) delete request.headers.range
+    if (request.headers.range === undefined || typeof ifRange !== 'string') return
+    const tag = ifRange.trim()
+    if (tag.startsWith('W/') || !tag.startsWith('"')) delete request.headers.range
   })
   // What @fastify/static (its `send`) refuses, in our words: its own are "Forbidden" and
   // "Bad Request", and its 416 loses the Content-Range that tells a client the length.
   fastify.setErrorHandler(function refuseAssetRequest(error: Error & { statusCode?: number; headers?: Record<string, string> }, request, reply) {
-    const refusal = ASSET_REFUSALS[statusOf(error)]
+    // send's errors have no code; Fastify's own (FST_...) are the app's to word.
+    const refusal = 'code' in error ? undefined : ASSET_REFUSALS[statusOf(error)]
     if (!refusal) throw error // the app's error handler (server/plugins/errors.ts)
     const contentRange = error.headers?.['Content-Range']
     if (refusal.status === 416 && contentRange) reply.header('content-range', contentRange)

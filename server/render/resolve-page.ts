@@ -46,7 +46,14 @@ export function locationOfTarget(rawTarget: string): CanonicalLocation | undefin
 function sentQuery(request: FastifyRequest): string {
   return splitTarget(originForm(request.url))
     .search.slice(1)
-    .replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`)
+    .replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, percentEncoded)
+}
+
+/** A byte of the request line (Node reads it as Latin-1) as `%XX`; a wider character (an injected or HTTP/2 target) as UTF-8. */
+function percentEncoded(char: string): string {
+  const code = char.codePointAt(0)!
+  if (code <= 0xff) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`
+  return code >= 0xd800 && code <= 0xdfff ? '%EF%BF%BD' : encodeURIComponent(char)
 }
 
 /** What resolving a page depends on besides the request. */

@@ -265,6 +265,7 @@ t.test('Expect: 100-continue is met when the body is read: a request refused bef
     ['a host this server does not answer', head('evil.example', 'http://evil.example'), '421 Misdirected Request'],
     ['a cross-origin form post', head('localhost', 'http://evil.example'), '403 Forbidden'],
     ['a Content-Length over the limit', head('localhost', 'http://localhost:80', 5 * 1024 * 1024), '413 Payload Too Large'],
+    ['a method the page does not take', head('localhost', 'http://localhost:80').replace('POST', 'PUT').replace('x-www-form-urlencoded', 'json'), '405 Method Not Allowed'],
   ]
   for (const [label, request, status] of refused) {
     const { answer, bodySent } = await rawWithContinue(origin, request, body)
@@ -341,9 +342,28 @@ t.test('a method an address does not take is a 405 with Allow, in the form of it
   t.equal(assetPost.body, 'Assets are only read: POST is not taken here (it allows GET, HEAD).')
   const assetPut = await app.inject({ method: 'PUT', url: '/assets/entry.js', headers: { 'content-type': 'text/xml' }, payload: '<a/>' })
   t.equal(assetPut.statusCode, 405, 'whatever the body: refused before it is read')
+  // A body Fastify has a parser for (JSON, text) is not read first, even when broken or empty.
+  for (const [method, url] of [['PUT', '/about'], ['DELETE', '/assets/entry.js'], ['PATCH', '/_data/about'], ['PUT', '/monitoring']] as const) {
+    for (const [type, payload] of [['application/json', '{'], ['application/json', ''], ['text/plain', 'x']]) {
+      const res = await app.inject({ method, url, headers: { 'content-type': type }, payload })
+      t.equal(res.statusCode, 405, `${method} ${url} with ${type} ${JSON.stringify(payload)}: refused before the body is read`)
+    }
+  }
+  for (const url of ['/assets', '/_data']) {
+    const bare = await app.inject({ method: 'POST', url, headers: sameOrigin, payload: '_action=theme&theme=dark' })
+    t.equal(bare.statusCode, 405, `a form post to ${url} itself runs no action`)
+    t.equal(bare.headers['set-cookie'], undefined, `${url}: no theme set`)
+  }
   const tunnel = await app.inject({ method: 'TRACE' as InjectOptions['method'], url: '/monitoring' })
   t.equal(tunnel.statusCode, 405)
   t.equal(tunnel.headers.allow, 'POST')
+  const tunnelPut = await app.inject({ method: 'PUT', url: '/monitoring', payload: 'x' })
+  t.equal(tunnelPut.statusCode, 405)
+  t.equal(tunnelPut.headers.allow, 'POST')
+  t.equal(tunnelPut.body, 'The monitoring tunnel only takes POST.')
+  const tunnelOptions = await app.inject({ method: 'OPTIONS', url: '/monitoring' })
+  t.equal(tunnelOptions.statusCode, 204, 'OPTIONS on the tunnel: 204 with Allow, like every surface')
+  t.equal(tunnelOptions.headers.allow, 'POST')
   const get = await app.inject({ method: 'GET', url: '/api/nope' })
   const head = await app.inject({ method: 'HEAD', url: '/api/nope' })
   t.equal(head.headers['content-length'], String(Buffer.byteLength(get.body)), "HEAD's Content-Length is its GET's")
