@@ -20,7 +20,7 @@ export function clientAddressKey(reported: string): string {
 }
 
 /** `a.b.c.d:port` -> `a.b.c.d`, `[v6]:port` and `[v6]` -> `v6`; anything else unchanged. */
-function withoutPort(address: string): string {
+export function withoutPort(address: string): string {
   const bracketed = /^\[([^\]]+)\](?::\d+)?$/u.exec(address)
   if (bracketed) return bracketed[1]!
   const colon = address.indexOf(':')

@@ -15,6 +15,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ErrorCode } from '../../shared/errors.js'
 import { ingestUrlFor, type ParsedDsn } from '../../shared/monitoring.js'
 import { NO_STORE, refuseMethod, refusalOf, statusOf } from '../http-errors.js'
+import { withoutPort } from '../client-address.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
 import { envelopeCoding, tunnelTarget } from '../monitoring/tunnel-request.js'
 import type { RouteRateLimit } from './rate-limit.js'
@@ -86,7 +87,8 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
           body,
           {
             'content-type': 'application/x-sentry-envelope',
-            'x-sentry-forwarded-for': request.ip,
+            // The client's address, without a port a proxy may have written after it.
+            'x-sentry-forwarded-for': withoutPort(request.ip),
             ...(encoding ? { 'content-encoding': encoding } : {}),
             ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),
           },

@@ -238,6 +238,8 @@ t.test('the client address behind a trusted proxy', async (t) => {
     const { app } = await appWithIngest(t, ingest, { trustProxy: ['127.0.0.1'] })
     await app.inject(post(tunnel, eventEnvelope(SAAS), { 'x-forwarded-for': '203.0.113.9' }))
     t.equal(ingest.received.at(-1)!.headers['x-sentry-forwarded-for'], '203.0.113.9')
+    await app.inject(post(tunnel, eventEnvelope(SAAS), { 'x-forwarded-for': '203.0.113.9:51234' }))
+    t.equal(ingest.received.at(-1)!.headers['x-sentry-forwarded-for'], '203.0.113.9', 'without the port a proxy wrote')
   })
   t.test('untrusted: the peer, whatever the header says', async (t) => {
     const { app } = await appWithIngest(t, ingest)
