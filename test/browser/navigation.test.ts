@@ -20,36 +20,39 @@ async function settle(tracked: TrackedPage): Promise<void> {
 }
 
 /**
- * Waits until the page itself has received the whole answer from `url` (its resource
- * timing entry, written when the body is in), then lets it run: the answer is in the
- * page-data cache after this. Playwright's `requestfinished` comes from the browser's
- * network side and can precede that on a loaded machine, and a click then would join
- * the request still in flight.
+ * Waits until the page itself has received every one of `urls` whole (their resource
+ * timing entries, written when a body is in), then lets it run. A prefetched page goes
+ * into the cache only once both its data and its route's chunk are in; until then a
+ * click joins the load still under way. Playwright's `requestfinished` comes from the
+ * browser's network side and can precede that on a loaded machine.
  */
-async function settleAfter(tracked: TrackedPage, url: string): Promise<void> {
+async function settleAfter(tracked: TrackedPage, ...urls: string[]): Promise<void> {
   // An observer, not performance.getEntriesByName: Playwright's clock replaces `performance` with a stub that has no entries.
   const arrived = tracked.page.evaluate(
-    (url) =>
+    (urls) =>
       new Promise<void>((resolve) => {
+        const missing = new Set(urls)
         const observer = new PerformanceObserver((list) => {
-          if (list.getEntriesByName(url).length === 0) return
+          for (const entry of list.getEntries()) missing.delete(entry.name)
+          if (missing.size > 0) return
           observer.disconnect()
           resolve()
         })
         observer.observe({ type: 'resource', buffered: true })
       }),
-    url,
+    urls,
   )
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the page did not receive ${url} within 10 s`)), 10_000)
+    timer = setTimeout(() => reject(new Error(`the page did not receive ${urls.join(' and ')} within 10 s`)), 10_000)
   })
   await Promise.race([arrived, timeout]).finally(() => clearTimeout(timer))
   await settle(tracked)
 }
 
 t.test('navigation engine', async (t) => {
-  const { origin } = await listenTestApp(t, 'fixture')
+  const { origin, build } = await listenTestApp(t, 'fixture')
+  const chunkOf = (routeId: string) => `${origin}${build.manifest.routes[routeId]!.file}`
   const countOf = (tracked: TrackedPage, path: string) =>
     tracked.dataRequests.filter((url) => url === `${origin}/_data${path}`).length
 
@@ -100,7 +103,7 @@ t.test('navigation engine', async (t) => {
 
   t.test('prefetched data of a dynamic page is used for 30 s, then fetched again', async (t) => {
     const tracked = await open(t, '/links', async ({ page }) => page.clock.install())
-    await settleAfter(tracked, `${origin}/_data/target?i=3`) // the viewport prefetch arrived and went into the cache
+    await settleAfter(tracked, `${origin}/_data/target?i=3`, chunkOf('target')) // the viewport prefetch arrived and went into the cache
     await tracked.page.clock.fastForward(31_000)
     await tracked.page.getByRole('link', { name: 'Target 3', exact: true }).click()
     await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
@@ -112,7 +115,7 @@ t.test('navigation engine', async (t) => {
     const tracked = await open(t, '/long', async ({ page }) => page.clock.install())
     const link = tracked.page.getByRole('link', { name: 'Static from the bottom' })
     await link.hover()
-    await settleAfter(tracked, `${origin}/_data/static-page`) // the prefetch arrived and went into the cache: its lifetime counts from before now
+    await settleAfter(tracked, `${origin}/_data/static-page`, chunkOf('static-page')) // the prefetch arrived and went into the cache: its lifetime counts from before now
     // A paused clock: test steps taking real time (a loaded machine) must not age the entry.
     const fetched = await tracked.page.evaluate(() => Date.now())
     await tracked.page.clock.pauseAt(fetched + 299_000)
