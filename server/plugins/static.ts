@@ -22,32 +22,27 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
   // A post would reach the form actions' POST /* (server/plugins/actions.ts) and run one.
   fastify.post('/*', { onRequest: refuseAssetMethod }, refuseAssetMethod)
   fastify.post('/', { onRequest: refuseAssetMethod }, refuseAssetMethod)
-  // Any other method reaches the not-found handler below, but only after Fastify's
-  // not-found route has read a JSON or text body: refused here, before.
-  fastify.addHook('onRequest', async function refuseUnroutedAssetMethod(request, reply) {
-    if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
-  })
   fastify.setNotFoundHandler(function sendAssetNotFound(request, reply) {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
     return fastify.refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Asset not found' })
   })
-  // HTTP reads `x-gzip` as gzip; @fastify/static reads only `gzip` (and `*`), so a client
-  // asking for x-gzip would get the raw file compressed again per request by
-  // @fastify/compress. Named as gzip, it gets the build's `.gz`, as every other does.
-  if (opts.compression) {
-    fastify.addHook('onRequest', async function readXGzipAsGzip(request) {
-      const acceptEncoding = request.headers['accept-encoding']
-      if (acceptEncoding?.toLowerCase().includes('x-gzip')) request.headers['accept-encoding'] = acceptEncoding.replace(X_GZIP, 'gzip')
-    })
-  }
-  // If-Range holds only for a strong entity tag that matches (RFC 9110, 13.1.5): a weak
-  // one never does, nor a date, as assets have no Last-Modified; then the whole file is
-  // sent. `send` finds a weak tag in the header by substring, and takes a date as fresh.
-  fastify.addHook('onRequest', async function compareIfRangeStrongly(request) {
+  // One hook for what every asset request needs before @fastify/static sees it.
+  fastify.addHook('onRequest', async function prepareAssetRequest(request, reply) {
+    // Any other method would reach the not-found handler, but only after Fastify's
+    // not-found route has read a JSON or text body: refused here, before.
+    if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
+    // HTTP reads `x-gzip` as gzip; @fastify/static reads only `gzip` (and `*`), so a
+    // client asking for x-gzip would get the raw file compressed again per request by
+    // @fastify/compress. Named as gzip, it gets the build's `.gz`, as every other does.
+    const acceptEncoding = request.headers['accept-encoding']
+    if (opts.compression && acceptEncoding?.toLowerCase().includes('x-gzip')) request.headers['accept-encoding'] = acceptEncoding.replace(X_GZIP, 'gzip')
+    // If-Range holds only for a strong entity tag that matches (RFC 9110, 13.1.5): a weak
+    // one never does, nor a date, as assets have no Last-Modified; then the whole file is
+    // sent. `send` finds a weak tag in the header by substring, and takes a date as fresh.
     const ifRange = request.headers['if-range']
-    if (request.headers.range === undefined || typeof ifRange !== 'string') return
-    const tag = ifRange.trim()
-    if (tag.startsWith('W/') || !tag.startsWith('"')) delete request.headers.range
+    if (request.headers.range !== undefined && typeof ifRange === 'string') {
+      const tag = ifRange.trim()
+      if (tag.startsWith('W/') || !tag.startsWith('"')) delete request.headers.range
+    }
   })
   // What @fastify/static (its `send`) refuses, in our words: its own are "Forbidden" and
   // "Bad Request", and its 416 loses the Content-Range that tells a client the length.
