@@ -68,22 +68,7 @@ function parseResponse(bytes: Buffer): RawResponse | undefined {
 
 /** Sends `request` to `origin` and resolves with every byte the server sent until it closed the connection. */
 export function rawUntilClosed(origin: string, request: string | Buffer, timeoutMs = 10_000): Promise<string> {
-  const { hostname, port } = new URL(origin)
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname)
-    const chunks: Buffer[] = []
-    const timer = setTimeout(() => {
-      socket.destroy()
-      reject(new Error(`the server kept the connection open for ${timeoutMs} ms: ${Buffer.concat(chunks).toString('latin1').slice(0, 200)}`))
-    }, timeoutMs)
-    socket.on('data', (chunk) => chunks.push(chunk))
-    socket.on('close', () => {
-      clearTimeout(timer)
-      resolve(Buffer.concat(chunks).toString('latin1'))
-    })
-    socket.on('error', () => {}) // a reset still ends in 'close', with what arrived before it
-    socket.write(request)
-  })
+  return untilClosed(origin, request, timeoutMs)
 }
 
 /**
@@ -91,28 +76,36 @@ export function rawUntilClosed(origin: string, request: string | Buffer, timeout
  * carry the Expect header) first, `body` only once the server says 100 Continue. Resolves
  * with every byte the server sent until it closed the connection, and whether the body went.
  */
-export function rawWithContinue(origin: string, head: string, body: string, timeoutMs = 10_000): Promise<{ answer: string; bodySent: boolean }> {
+export async function rawWithContinue(origin: string, head: string, body: string, timeoutMs = 10_000): Promise<{ answer: string; bodySent: boolean }> {
+  let bodySent = false
+  const answer = await untilClosed(origin, head, timeoutMs, (soFar, socket) => {
+    if (!bodySent && soFar.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
+      bodySent = true
+      socket.write(body)
+    }
+  })
+  return { answer, bodySent }
+}
+
+/** Writes `request`, then collects the answer (calling `onData` with all of it so far) until the server closes. */
+function untilClosed(origin: string, request: string | Buffer, timeoutMs: number, onData?: (soFar: string, socket: net.Socket) => void): Promise<string> {
   const { hostname, port } = new URL(origin)
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname)
     let answer = ''
-    let bodySent = false
     const timer = setTimeout(() => {
       socket.destroy()
       reject(new Error(`the server kept the connection open for ${timeoutMs} ms: ${answer.slice(0, 200)}`))
     }, timeoutMs)
-    socket.on('data', (chunk) => {
+    socket.on('data', (chunk: Buffer) => {
       answer += chunk.toString('latin1')
-      if (!bodySent && answer.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
-        bodySent = true
-        socket.write(body)
-      }
+      onData?.(answer, socket)
     })
     socket.on('close', () => {
       clearTimeout(timer)
-      resolve({ answer, bodySent })
+      resolve(answer)
     })
     socket.on('error', () => {}) // a reset still ends in 'close', with what arrived before it
-    socket.write(head)
+    socket.write(request)
   })
 }
