@@ -28,22 +28,31 @@ export function boundedStdout(maxBytes: number): LogDestination {
   let droppedLines = 0
   let droppedBytes = 0
   let lastReport = 0
+  let later: NodeJS.Timeout | undefined
   stream.on('drop', (line: string | Buffer) => {
     droppedLines++
     droppedBytes += Buffer.byteLength(line)
   })
-  // 'write': stdout took some bytes, so there is room again for the report.
-  stream.on('write', () => {
-    if (droppedLines === 0 || !log || Date.now() - lastReport < REPORT_INTERVAL_MS) return
+  const report = () => {
+    if (droppedLines === 0 || !log) return
     lastReport = Date.now()
     const lost = { droppedLines, droppedBytes }
     // The report can be dropped too: then it is counted in the next one.
     droppedLines = droppedBytes = 0
-    const logger = log
-    // On the next tick: this event fires inside the stream's own write bookkeeping.
-    process.nextTick(() =>
-      logger.warn(lost, `log lines dropped: stdout took them slower than they came, and more than LOG_BUFFER_BYTES (${maxBytes}) waited`),
-    )
+    log.warn(lost, `log lines dropped: stdout took them slower than they came, and more than LOG_BUFFER_BYTES (${maxBytes}) waited`)
+  }
+  // 'write': stdout took some bytes, so there is room again for the report. Within the
+  // interval of the last one, the report waits for its end: by then the log may have
+  // gone quiet, and no other write would come to carry it.
+  stream.on('write', () => {
+    if (droppedLines === 0 || !log || later) return
+    const wait = lastReport + REPORT_INTERVAL_MS - Date.now()
+    // On the next tick at the soonest: this event fires inside the stream's own write bookkeeping.
+    later = setTimeout(() => {
+      later = undefined
+      report()
+    }, Math.max(wait, 0))
+    later.unref() // a pending report never keeps the process alive
   })
   return {
     stream,
