@@ -8,13 +8,17 @@
  * package is installed (saying what and why first), otherwise the run stops and says
  * how. tap is given the files by name because TypeScript runs through tsx, not tap's
  * own plugin, and tap only globs for the extensions its plugins announce.
+ *
+ * A run of more than one file builds what the tests share first, once
+ * (test/helpers/build.ts, `prebuildForTests`), and removes it at the end.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { accessSync, constants, readFileSync, statSync } from 'node:fs'
+import { accessSync, constants, readFileSync, rmSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { needsOf, testFiles } from './test-files.js'
+import { PREBUILT_DIR_VARIABLE, prebuildForTests } from '../test/helpers/build.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 interface Tool {
@@ -114,6 +118,22 @@ function isFile(file: string): boolean {
   }
 }
 
+async function prebuild(): Promise<string> {
+  const started = performance.now()
+  try {
+    const dir = await prebuildForTests()
+    console.log(`Built the client, the fixture client and the server for the tests in ${Math.round(performance.now() - started)} ms`)
+    return dir
+  } catch (error) {
+    fail(`The build the tests share failed: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+function withoutPrebuilt(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { [PREBUILT_DIR_VARIABLE]: _inherited, ...rest } = env
+  return rest
+}
+
 function fail(message: string): never {
   console.error(message)
   process.exit(1)
@@ -136,6 +156,11 @@ for (const tool of [CHROMIUM, NGINX, REDIS]) {
   const users = files.filter((file) => needsOf(projectRoot, file).includes(tool.need))
   if (users.length > 0) toolEnv[tool.variable] = ensureTool(tool, users)
 }
+// More than one file: the builds the tests share (the production client and server,
+// the fixture client) are made once here instead of once per test process (each takes
+// 15 s or more on two cores; most test files use one). The folder is named to the tests
+// by a variable, set for this run only (a run started from a test gets its own).
+const prebuilt = files.length > 1 ? await prebuild() : undefined
 // tap's command, found the way Node finds the package (a copy of the project under
 // test/.build/ uses the checkout's node_modules).
 const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
@@ -143,7 +168,7 @@ const tapBin = (JSON.parse(readFileSync(tapPackage, 'utf8')) as { bin: { tap: st
 const tap = spawn(process.execPath, [path.join(path.dirname(tapPackage), tapBin), ...tapOptions, ...files], {
   cwd: projectRoot,
   stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...process.env, ...toolEnv },
+  env: { ...withoutPrebuilt(process.env), ...toolEnv, ...(prebuilt ? { [PREBUILT_DIR_VARIABLE]: prebuilt } : {}) },
 })
 // Pass tap's report through, counting its assertion lines (`ok N - ...` without a
 // `# time=`, which only ends a subtest or a file) for the summary.
@@ -163,6 +188,7 @@ tap.stdout.on('data', (chunk: Buffer) => {
   }
 })
 tap.on('close', (code) => {
+  if (prebuilt) rmSync(prebuilt, { recursive: true, force: true })
   // A file can fail outside any assertion (a crash, a plan mismatch): never print
   // "0 failed" for a run that failed.
   console.log(`\nassertions: ${passed} passed, ${Math.max(failed, code === 0 ? 0 : 1)} failed`)

@@ -1,13 +1,17 @@
 /**
- * Client builds for tests: the production application or the fixture one, built once
- * per test process into a temporary folder (test files run in parallel, so each
- * process has its own), and removed when the process ends.
+ * Client builds for tests: the production application or the fixture one.
+ *
+ * `npm test` over more than one file builds both once before tap starts (with the
+ * server bundle: `prebuildForTests`) and names the folder in TEST_PREBUILT_DIR; every
+ * test process then reads those builds, which it never writes to. Without the
+ * variable (one file, or tap run directly), each process builds what it uses into a
+ * temporary folder of its own, removed when the process ends.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildClient } from '../../scripts/build.js'
+import { buildClient, buildServer } from '../../scripts/build.js'
 import type { BuildManifest } from '../../shared/build-manifest.js'
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -23,20 +27,64 @@ export interface ClientBuild {
   readonly manifest: BuildManifest
 }
 
+/** The variable `npm test` names its shared builds' folder in. */
+export const PREBUILT_DIR_VARIABLE = 'TEST_PREBUILT_DIR'
+
+/** Where a prebuilt folder keeps each build: the production one as a deploy's dist/. */
+const prebuiltLayout = (dir: string) => ({
+  dist: path.join(dir, 'dist'),
+  production: path.join(dir, 'dist/client'),
+  fixture: path.join(dir, 'fixture'),
+})
+
+/**
+ * Builds everything the tests use into a new folder under test/.build/ (inside the
+ * project, so the server bundle resolves node_modules as a deploy's does); returns it.
+ */
+export async function prebuildForTests(): Promise<string> {
+  mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
+  const dir = mkdtempSync(path.join(projectRoot, 'test/.build/prebuilt-'))
+  const layout = prebuiltLayout(dir)
+  // One after the other: each client build sets and restores NODE_ENV around Vite's.
+  await buildClient({ ...APPS.production, outDir: layout.production })
+  await buildClient({ ...APPS.fixture, outDir: layout.fixture })
+  await buildServer(path.join(layout.dist, 'server'))
+  return dir
+}
+
+/** The shared builds' folder of this run, if `npm test` made one. */
+export function prebuiltDir(): string | undefined {
+  return process.env[PREBUILT_DIR_VARIABLE] || undefined
+}
+
 const builds = new Map<BuiltApp, Promise<ClientBuild>>()
 let root: string | undefined
 
 export function buildFor(app: BuiltApp): Promise<ClientBuild> {
   let build = builds.get(app)
   if (!build) {
-    if (!root) {
-      root = mkdtempSync(path.join(tmpdir(), 'app-test-build-'))
-      const dir = root
-      process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+    const shared = prebuiltDir()
+    if (shared) {
+      const clientDir = prebuiltLayout(shared)[app]
+      const manifest = JSON.parse(readFileSync(path.join(clientDir, 'manifest.json'), 'utf8')) as BuildManifest
+      build = Promise.resolve({ clientDir, manifest })
+    } else {
+      if (!root) {
+        root = mkdtempSync(path.join(tmpdir(), 'app-test-build-'))
+        const dir = root
+        process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+      }
+      const clientDir = path.join(root, app)
+      build = buildClient({ ...APPS[app], outDir: clientDir }).then((manifest) => ({ clientDir, manifest }))
     }
-    const clientDir = path.join(root, app)
-    build = buildClient({ ...APPS[app], outDir: clientDir }).then((manifest) => ({ clientDir, manifest }))
     builds.set(app, build)
   }
   return build
 }
+
+/** The production server's dist/ (client and server) from the shared builds, if any. */
+export function prebuiltDist(): string | undefined {
+  const shared = prebuiltDir()
+  return shared ? prebuiltLayout(shared).dist : undefined
+}
+

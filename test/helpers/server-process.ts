@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { buildClient, buildServer } from '../../scripts/build.js'
-import { projectRoot } from './build.js'
+import { prebuiltDist, projectRoot } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
@@ -26,8 +26,13 @@ export interface ServerProcess extends PrintingProcess {
 
 let built: Promise<string> | undefined
 
-/** Builds client and server once for this test process; returns the dist folder. */
+/**
+ * The dist folder (client and server): `npm test`'s shared one, else built once for
+ * this test process and removed after it.
+ */
 export function buildDist(t: Test): Promise<string> {
+  const shared = prebuiltDist()
+  if (shared) return Promise.resolve(shared)
   built ??= (async () => {
     mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
     const dist = mkdtempSync(path.join(projectRoot, 'test/.build/dist-'))
