@@ -1,8 +1,9 @@
 /**
  * The production server as an operator runs it: the built bundle (dist/server/main.js)
  * started with node, configured by environment variables, stopped by signals. The
- * bundle is built once per test file into test/.build/ (inside the project, so it
- * resolves node_modules like a deploy does).
+ * bundle is `npm test`'s shared build (test/helpers/build.ts), or built once per test
+ * file; both live under test/.build/ (inside the project, so it resolves node_modules
+ * like a deploy does).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
