@@ -15,17 +15,28 @@ export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>,
 /**
  * A link to another page of the app. A plain click is a client-side navigation
  * (chunk and data first, then the swap); modified clicks, middle clicks and no
- * JavaScript fall back to the browser's own link. Unless `prefetch={false}`, the
- * page is prefetched when the link comes into view and when the user shows intent.
+ * JavaScript fall back to the browser's own link, as does a link the browser opens
+ * elsewhere (`target` other than `_self`, or `download`): a plain `<a>`, never
+ * prefetched. Unless `prefetch={false}`, the page is prefetched when the link comes
+ * into view and when the user shows intent.
  */
 export function Link({ href, replace, prefetch = true, children, onMouseEnter, onFocus, onTouchStart, ...rest }: LinkProps) {
   const engine = useContext(NavigationContext)
   const ref = useRef<HTMLAnchorElement>(null)
+  const elsewhere = opensElsewhere(rest)
 
   useEffect(() => {
-    if (!engine || !prefetch || !ref.current) return
+    if (!engine || !prefetch || elsewhere || !ref.current) return
     return engine.observeLink(ref.current, href)
-  }, [engine, prefetch, href])
+  }, [engine, prefetch, elsewhere, href])
+
+  if (elsewhere) {
+    return (
+      <a ref={ref} href={href} onMouseEnter={onMouseEnter} onFocus={onFocus} onTouchStart={onTouchStart} {...rest}>
+        {children}
+      </a>
+    )
+  }
 
   function withIntent<E extends SyntheticEvent>(handler: ((event: E) => void) | undefined) {
     return (event: E) => {
@@ -47,4 +58,14 @@ export function Link({ href, replace, prefetch = true, children, onMouseEnter, o
       {children}
     </WouterLink>
   )
+}
+
+/**
+ * True when the browser, not this page, follows the link: another browsing context
+ * (`_blank`, a named window, `_parent` or `_top`) or a download. wouter's link would
+ * navigate in place (it looks at modifier keys only); React Router and Next.js leave
+ * these to the browser too.
+ */
+function opensElsewhere({ target, download }: Pick<LinkProps, 'target' | 'download'>): boolean {
+  return (target !== undefined && target !== '' && target.toLowerCase() !== '_self') || (download !== undefined && download !== false)
 }

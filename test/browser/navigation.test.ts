@@ -101,6 +101,27 @@ t.test('navigation engine', async (t) => {
     t.same(tracked.documentRequests, [`${origin}/long`])
   })
 
+  t.test('a link with target="_blank" opens a new tab, a link with download saves a file: the page stays, nothing is prefetched', async (t) => {
+    const tracked = await open(t, '/links')
+    const newTab = tracked.page.getByRole('link', { name: 'In a new tab' })
+    await newTab.hover()
+    const [popup] = await Promise.all([tracked.page.context().waitForEvent('page'), newTab.click()])
+    await popup.waitForURL(`${origin}/target?tab=1`)
+    t.equal(await popup.locator('h1').textContent(), 'Target', 'the new tab loaded the page as a document')
+
+    const [download] = await Promise.all([tracked.page.waitForEvent('download'), tracked.page.getByRole('link', { name: 'Saved as a file' }).click()])
+    t.equal(download.url(), `${origin}/target?saved=1`)
+    t.equal(download.suggestedFilename(), 'target.html')
+
+    t.equal(tracked.page.url(), `${origin}/links`, 'this tab stayed on its page')
+    t.same(tracked.documentRequests, [`${origin}/links`])
+    t.same(
+      tracked.dataRequests.filter((url) => /[?&](tab|saved)=1$/.test(url)),
+      [],
+      'neither page was prefetched or loaded as data in this tab',
+    )
+  })
+
   t.test('prefetched data of a dynamic page is used for 30 s, then fetched again', async (t) => {
     const tracked = await open(t, '/links', async ({ page }) => page.clock.install())
     await settleAfter(tracked, `${origin}/_data/target?i=3`, chunkOf('target')) // the viewport prefetch arrived and went into the cache
