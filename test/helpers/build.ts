@@ -5,7 +5,8 @@
  * server bundle: `prebuildForTests`) and names the folder in TEST_PREBUILT_DIR; every
  * test process then reads those builds, which it never writes to. Without the
  * variable (one file, or tap run directly), each process builds what it uses into a
- * temporary folder of its own, removed when the process ends.
+ * temporary folder of its own, removed when the process ends
+ * (docs/decisions/022-shared-test-builds.md).
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
