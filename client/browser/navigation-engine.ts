@@ -189,7 +189,10 @@ export class NavigationEngine implements AppNavigation {
       if (result.kind === 'reload') return this.#hardNavigate(url.href)
 
       const entry = this.#arrival.push(url.hash)
-      navigate(target, { ...options, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })
+      // A link to the URL already shown replaces its entry, as a browser does for a
+      // plain link to the same URL: Back then leaves the page instead of showing it again.
+      const replace = options?.replace || url.href === window.location.href
+      navigate(target, { ...options, replace, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })
       // Same page (a link to itself, or to a #hash on it): nothing re-renders, arrive now.
       if (key === this.#shown?.key) this.#arrive(document.title)
     })

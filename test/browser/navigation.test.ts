@@ -279,6 +279,22 @@ t.test('navigation engine', async (t) => {
     t.ok(Math.abs(top) < 2, `the section is at the top of the viewport (${top}px)`)
   })
 
+  t.test('a link to the page on screen replaces its history entry: Back then leaves the page', async (t) => {
+    const tracked = await open(t, '/')
+    await tracked.page.getByRole('link', { name: 'Target', exact: true }).click()
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    const length = await tracked.page.evaluate(() => history.length)
+    const entry = await tracked.page.evaluate(() => JSON.stringify(history.state))
+    await tracked.page.getByRole('link', { name: 'Target', exact: true }).click()
+    // The navigation is done when the entry carries the new arrival's id.
+    await tracked.page.waitForFunction((before) => JSON.stringify(history.state) !== before, entry, { timeout: 10_000 })
+    t.equal(await tracked.page.evaluate(() => history.length), length, 'no entry was added')
+    t.equal(tracked.page.url(), `${origin}/target`)
+    await tracked.page.goBack()
+    await tracked.page.locator('h1', { hasText: 'Start' }).waitFor()
+    t.equal(tracked.page.url(), `${origin}/`, 'one Back leaves the page')
+  })
+
   t.test('with Data Saver on, nothing is prefetched; navigation still works', async (t) => {
     const tracked = await open(t, '/links', async ({ page }) => {
       await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }))
