@@ -2,7 +2,10 @@
  * Where the user lands once a navigation's page is on screen: scroll to the top or the
  * `#hash` after a push, back to where it was after back/forward, and focus on the
  * page's main element (so the next Tab starts there and screen readers follow). Each
- * history entry gets an id, so its scroll position survives moving away and back.
+ * history entry gets an id, so its scroll position survives moving away and back; the
+ * positions are kept in the tab's session storage when the document is left, so a
+ * reload, or Back from another site, returns to where the page was scrolled (the
+ * browser's own restoration is off: it would scroll before a navigation's page is back).
  */
 import { MAIN_ELEMENT_ID } from '../../shared/constants.js'
 
@@ -13,7 +16,13 @@ export interface ArrivalDocument {
   /** Scrolls to the element the hash names, or to the top when there is none. */
   scrollToHash(hash: string): void
   focusMain(): void
+  /** The positions kept for this tab by an earlier document (none when storage is unavailable). */
+  savedPositions(): Array<[entry: string, scrollY: number]>
+  savePositions(positions: Array<[entry: string, scrollY: number]>): void
 }
+
+/** How many entries' positions are kept across documents: the most recent ones. */
+export const KEPT_POSITIONS = 50
 
 type Pending = { readonly kind: 'push'; readonly hash: string } | { readonly kind: 'pop'; readonly scrollY: number }
 
@@ -27,6 +36,7 @@ export class Arrival {
   constructor(entry: string | undefined, document: ArrivalDocument = browserDocument) {
     this.#entry = entry ?? newEntryId()
     this.#document = document
+    for (const [id, y] of document.savedPositions()) this.#positions.set(id, y)
   }
 
   /** The id of the history entry on screen. */
@@ -41,7 +51,7 @@ export class Arrival {
 
   /** A new entry is about to be pushed: remembers this one's scroll; returns the new entry's id. */
   push(hash: string): string {
-    this.#positions.set(this.#entry, this.#document.scrollY())
+    this.#remember()
     this.#entry = newEntryId()
     this.#pending = { kind: 'push', hash }
     return this.#entry
@@ -49,9 +59,27 @@ export class Arrival {
 
   /** Back/forward moved to the entry `id`: remembers the one left, and returns to where `id` was scrolled. */
   pop(id: string | undefined): void {
-    this.#positions.set(this.#entry, this.#document.scrollY())
+    this.#remember()
     this.#entry = id ?? newEntryId()
     this.#pending = { kind: 'pop', scrollY: this.#positions.get(this.#entry) ?? 0 }
+  }
+
+  /** The document is being left (a reload, another site, the tab closing): keeps every entry's position for when it comes back. */
+  leave(): void {
+    this.#remember()
+    this.#document.savePositions([...this.#positions].slice(-KEPT_POSITIONS))
+  }
+
+  /** The document was reloaded, or came back by Back/Forward from another one: back to where this entry was scrolled. */
+  restore(): void {
+    const y = this.#positions.get(this.#entry)
+    if (y !== undefined) this.#document.scrollTo(y)
+  }
+
+  /** Records the entry on screen's position, as the most recent. */
+  #remember(): void {
+    this.#positions.delete(this.#entry)
+    this.#positions.set(this.#entry, this.#document.scrollY())
   }
 
   /** The page is on screen: scroll and focus as the pending arrival says; false when none was pending. */
@@ -115,4 +143,22 @@ const browserDocument: ArrivalDocument = {
     })
   },
   focusMain: () => beforeNextFrame(() => document.getElementById(MAIN_ELEMENT_ID)?.focus({ preventScroll: true })),
+  savedPositions() {
+    try {
+      const saved: unknown = JSON.parse(sessionStorage.getItem(POSITIONS_KEY) ?? '[]')
+      return Array.isArray(saved) ? saved.filter((pair): pair is [string, number] => typeof pair?.[0] === 'string' && Number.isFinite(pair?.[1])) : []
+    } catch {
+      return [] // storage disabled, or something else wrote the key
+    }
+  },
+  savePositions(positions) {
+    try {
+      sessionStorage.setItem(POSITIONS_KEY, JSON.stringify(positions))
+    } catch {
+      // storage disabled or full: positions are then kept for this document only
+    }
+  },
 }
+
+/** The session storage key of the kept positions. */
+const POSITIONS_KEY = 'app:scroll-positions'

@@ -87,6 +87,8 @@ export class NavigationEngine implements AppNavigation {
     history.scrollRestoration = 'manual'
     this.#arrival = new Arrival(entryOf(history.state))
     history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.entry }, '')
+    window.addEventListener('pagehide', () => this.#arrival.leave())
+    if (cameBack()) this.#arrival.restore()
     listenToPopState(this.#onPopState)
   }
 
@@ -197,6 +199,12 @@ export class NavigationEngine implements AppNavigation {
       if (key === this.#shown?.key) this.#arrive(document.title)
     })
   }
+}
+
+/** True when this document was reloaded, or reached by Back/Forward: the user returns to a page they had scrolled. */
+function cameBack(): boolean {
+  const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
+  return entry?.type === 'reload' || entry?.type === 'back_forward'
 }
 
 function currentKey(): string {

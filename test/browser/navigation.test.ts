@@ -270,6 +270,26 @@ t.test('navigation engine', async (t) => {
     t.same(tracked.errors, [])
   })
 
+  t.test('a reload, and Back from another document, return to where the page was scrolled', async (t) => {
+    const tracked = await open(t, '/long')
+    const { page } = tracked
+    const scrolledTo = (y: number) => page.waitForFunction((y) => Math.abs(window.scrollY - y) < 2, y, { timeout: 10_000 })
+    await page.evaluate(() => window.scrollTo(0, 1500))
+    await scrolledTo(1500)
+    await page.reload()
+    await waitForHydration(page)
+    await scrolledTo(1500)
+    t.pass('the reloaded page is back at 1500 px')
+
+    await page.evaluate(() => window.scrollTo(0, 900))
+    await scrolledTo(900)
+    await page.goto(`${origin}/target`) // a document load, not a client-side navigation
+    await page.goBack()
+    await waitForHydration(page)
+    await scrolledTo(900)
+    t.pass('Back from the other document is at 900 px')
+  })
+
   t.test('a link to /page#hash scrolls to that element', async (t) => {
     const tracked = await open(t, '/target')
     await tracked.page.getByRole('link', { name: 'Long section' }).click()

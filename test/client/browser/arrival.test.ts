@@ -2,9 +2,10 @@
  * Arrival, alone: where scroll and focus go once a navigation's page is on screen.
  */
 import t from 'tap'
-import { Arrival, type ArrivalDocument } from '../../../client/browser/arrival.js'
+import { Arrival, KEPT_POSITIONS, type ArrivalDocument } from '../../../client/browser/arrival.js'
 
-function fakeDocument() {
+/** `storage`: the tab's session storage, shared by the documents a test creates in turn. */
+function fakeDocument(storage: { positions: Array<[string, number]> } = { positions: [] }) {
   const calls: string[] = []
   let scrollY = 0
   const document: ArrivalDocument = {
@@ -15,9 +16,49 @@ function fakeDocument() {
     },
     scrollToHash: (hash) => calls.push(`hash ${hash || '(top)'}`),
     focusMain: () => calls.push('focus main'),
+    savedPositions: () => storage.positions,
+    savePositions: (positions) => (storage.positions = positions),
   }
   return { document, calls, scrollBy: (y: number) => (scrollY = y) }
 }
+
+t.test('positions outlive the document: a reload, or Back from another site, returns to where the entry was', async (t) => {
+  const storage = { positions: [] as Array<[string, number]> }
+  const first = fakeDocument(storage)
+  const arrival = new Arrival('a', first.document)
+  first.scrollBy(700)
+  const pushed = arrival.push('')
+  arrival.arrive()
+  first.scrollBy(1500)
+  arrival.leave() // pagehide
+  t.same(new Map(storage.positions), new Map([['a', 700], [pushed, 1500]]), 'every entry kept')
+
+  const reloaded = fakeDocument(storage)
+  new Arrival(pushed, reloaded.document).restore()
+  t.same(reloaded.calls, ['scrollTo 1500'], 'the reloaded entry goes back to where it was; focus stays where the browser put it')
+
+  const back = fakeDocument(storage)
+  const earlier = new Arrival('a', back.document)
+  earlier.restore()
+  t.same(back.calls, ['scrollTo 700'], 'so does an earlier entry reached by Back')
+
+  const unknown = fakeDocument(storage)
+  new Arrival('never-seen', unknown.document).restore()
+  t.same(unknown.calls, [], 'an entry with no position stays where it is')
+})
+
+t.test('only the most recent positions are kept across documents', async (t) => {
+  const storage = { positions: [] as Array<[string, number]> }
+  const { document, scrollBy } = fakeDocument(storage)
+  const arrival = new Arrival('first', document)
+  for (let i = 0; i < KEPT_POSITIONS + 10; i++) {
+    scrollBy(i)
+    arrival.push('')
+  }
+  arrival.leave()
+  t.equal(storage.positions.length, KEPT_POSITIONS)
+  t.notOk(storage.positions.some(([id]) => id === 'first'), 'the oldest entry went first')
+})
 
 t.test('nothing happens until a navigation is pending', async (t) => {
   const { document, calls } = fakeDocument()
