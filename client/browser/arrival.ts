@@ -64,6 +64,18 @@ export class Arrival {
     this.#pending = { kind: 'pop', scrollY: this.#positions.get(this.#entry) ?? 0 }
   }
 
+  /**
+   * The browser moved to a new entry of the page on screen by itself (a plain `#hash`
+   * link, `location.hash`) and scrolled as it does for one: remembers the entry left,
+   * and returns an id for the new one. Nothing is pending: focus and scroll stay.
+   */
+  adopt(): string {
+    this.#remember()
+    this.#entry = newEntryId()
+    this.#pending = undefined
+    return this.#entry
+  }
+
   /** The document is being left (a reload, another site, the tab closing): keeps every entry's position for when it comes back. */
   leave(): void {
     this.#remember()

@@ -157,8 +157,18 @@ export class NavigationEngine implements AppNavigation {
 
   #onPopState = (event: PopStateEvent): void => {
     this.#loading.supersede() // whatever was loading is superseded by the move through history
-    this.#arrival.pop(entryOf(event.state))
     this.#status.setSlow(false)
+    const entry = entryOf(event.state)
+    if (entry === undefined && currentKey() === this.#shown?.key) {
+      // A new entry of the page on screen that the browser made itself: a plain
+      // `<a href="#section">` or `location.hash`. It scrolled to the fragment (or, with
+      // no such element, stayed), as it does without JavaScript; the page, the focus
+      // and the screen reader stay where they are. The entry gets an id, so Back and
+      // Forward return to its position.
+      history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.adopt() }, '')
+      return
+    }
+    this.#arrival.pop(entry)
     this.#emit({ type: 'start', to: currentKey() })
     // Same page, another entry (a #hash): nothing will render, so arrive now.
     if (currentKey() === this.#shown?.key) this.#arrive(document.title)

@@ -315,6 +315,30 @@ t.test('navigation engine', async (t) => {
     t.equal(tracked.page.url(), `${origin}/`, 'one Back leaves the page')
   })
 
+  t.test('a plain in-page link (#section) is the browser\'s: it scrolls there, the page and focus stay; Back and Forward return', async (t) => {
+    const tracked = await open(t, '/long')
+    const { page } = tracked
+    const sectionTop = () => page.evaluate(() => document.getElementById('section')!.getBoundingClientRect().top)
+    await page.evaluate(() => window.scrollTo(0, 40))
+    await page.waitForFunction(() => window.scrollY === 40)
+    await page.getByRole('link', { name: 'To the section' }).click()
+    await page.waitForURL(`${origin}/long#section`)
+    await settle(tracked)
+    t.ok(Math.abs(await sectionTop()) < 2, 'the section is at the top of the viewport')
+    t.not(await page.evaluate(() => document.activeElement?.id), 'main', 'focus did not move to the page')
+    t.equal(await page.locator('#route-announcer').textContent(), '', 'nothing announced')
+
+    await page.goBack()
+    await page.waitForURL(`${origin}/long`)
+    await page.waitForFunction(() => window.scrollY === 40, undefined, { timeout: 10_000 })
+    t.pass('Back: where the page was before the link')
+    await page.goForward()
+    await page.waitForURL(`${origin}/long#section`)
+    await page.waitForFunction(() => Math.abs(document.getElementById('section')!.getBoundingClientRect().top) < 2, undefined, { timeout: 10_000 })
+    t.pass('Forward: the section again')
+    t.same(tracked.documentRequests, [`${origin}/long`], 'all within the document')
+  })
+
   t.test('with Data Saver on, nothing is prefetched; navigation still works', async (t) => {
     const tracked = await open(t, '/links', async ({ page }) => {
       await page.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }))
