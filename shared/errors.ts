@@ -39,6 +39,8 @@ export const ErrorCode = {
   BAD_MULTIPART: 'APP_ERR_BAD_MULTIPART',
   /** A multipart form with more parts or fields than a form may have: 413. */
   TOO_MANY_PARTS: 'APP_ERR_TOO_MANY_PARTS',
+  /** A file with a name and no bytes: 400 (an empty file input sends no name, and is no file). */
+  EMPTY_FILE: 'APP_ERR_EMPTY_FILE',
   /** A file for a field the action does not declare as a file field, or a second file for one. */
   UNDECLARED_FILE: 'APP_ERR_UNDECLARED_FILE',
   /** An asset path that steps out of the assets folder (`..`) or names a dotfile: 403. */

@@ -156,7 +156,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       }
       const findAction = (name: string | null) => actionNamed(definition, match, name)
 
-      let form: ReceivedForm = { fields: request.body as URLSearchParams, files: new Map(), wrongTypes: {} }
+      let form: ReceivedForm = { fields: request.body as URLSearchParams, files: new Map(), refusedFiles: {} }
       if (multipart) {
         // Only a page whose actions take files reads multipart: for the others it is refused unread.
         if (Object.keys(match?.route.files ?? {}).length === 0) {
@@ -212,9 +212,9 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
     const { name } = found
     const values = Object.fromEntries(found.fields.map((field) => [field, form.fields.get(field) ?? '']))
     const files = Object.fromEntries(Object.keys(found.files ?? {}).map((field) => [field, form.files.get(field) ?? null]))
-    if (Object.keys(form.wrongTypes).length > 0) {
+    if (Object.keys(form.refusedFiles).length > 0) {
       await release()
-      return answerInvalid(request, reply, view, location, { action: name, fieldErrors: form.wrongTypes, values })
+      return answerInvalid(request, reply, view, location, { action: name, fieldErrors: form.refusedFiles, values })
     }
     // What the action does to the answer (cookies, headers) goes out whatever its outcome.
     const response = collectResponse(request)

@@ -50,8 +50,8 @@ export interface ReceivedForm {
   readonly fields: URLSearchParams
   /** The stored files by field; a field whose input was left empty has none. */
   readonly files: ReadonlyMap<string, UploadedFile>
-  /** With `readPastWrongType`: the file fields whose file was of a wrong type, and what to tell the user. */
-  readonly wrongTypes: Readonly<Record<string, string>>
+  /** With `readPastWrongType`: the file fields whose file was refused (a wrong type, empty), and what to tell the user. */
+  readonly refusedFiles: Readonly<Record<string, string>>
 }
 
 const refuse = (status: number, code: string, message: string) => new UploadRefusal({ status, code, message })
@@ -85,7 +85,7 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
 
   const fields = new URLSearchParams()
   const files = new Map<string, UploadedFile>()
-  const wrongTypes: Record<string, string> = {}
+  const refusedFiles: Record<string, string> = {}
   let fileFields: FileFieldsDecl | undefined
   let textBytes = 0
   let received = 0
@@ -134,7 +134,7 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
         } else {
           const rule = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined
           if (!rule) throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes no file named ${JSON.stringify(field.slice(0, 100))}.`)
-          if (files.has(field) || Object.hasOwn(wrongTypes, field)) {
+          if (files.has(field) || Object.hasOwn(refusedFiles, field)) {
             throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes one file for ${JSON.stringify(field)}, not several.`)
           }
           try {
@@ -145,9 +145,9 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
             )
             files.set(field, await stored)
           } catch (error) {
-            if (!(options.readPastWrongType && isUploadRefusal(error) && error.status === 415)) throw error
+            if (!(options.readPastWrongType && isUploadRefusal(error) && error.fieldMessage !== undefined)) throw error
             // Shown next to the file input, which already says which field it is.
-            wrongTypes[field] = `Please choose a ${describeTypes(rule.types)} file.`
+            refusedFiles[field] = error.fieldMessage
           }
         }
       }
@@ -155,7 +155,7 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
     }
     // A form without files still names an action that takes them: multipart is for those alone.
     if (!fileFields && fields.has(ACTION_FIELD)) options.fileFieldsOf(fields.get(ACTION_FIELD)!)
-    return { fields, files, wrongTypes }
+    return { fields, files, refusedFiles }
   } catch (error) {
     // Stop feeding the parser: the rest of the body is not read.
     request.raw.unpipe()

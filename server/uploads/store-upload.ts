@@ -44,6 +44,15 @@ export function wrongType(part: FilePart, rule: FileRule): UploadRefusal {
       message: `The file for "${part.field}" must be a ${describeTypes(rule.types)} file (${rule.types.join(', ')}).`,
     },
     part.field,
+    `Please choose a ${describeTypes(rule.types)} file.`,
+  )
+}
+
+export function emptyFile(field: string): UploadRefusal {
+  return new UploadRefusal(
+    { status: 400, code: ErrorCode.EMPTY_FILE, message: `The file for "${field}" is empty.` },
+    field,
+    'This file is empty: please choose another.',
   )
 }
 
@@ -71,9 +80,9 @@ export function displayName(filename: string): string {
 
 /**
  * Stores `part` under a random name in `options.dir`. Throws an UploadRefusal (413
- * over the field's limit, 415 for a type the field does not take) after removing what
- * it wrote; with `readPastWrongType`, a wrong type is refused only once the part has
- * been read to its end.
+ * over the field's limit, 415 for a type the field does not take, 400 for an empty
+ * file) after removing what it wrote; with `readPastWrongType`, a wrong type is refused
+ * only once the part has been read to its end.
  */
 export async function storeUpload(part: FilePart, rule: FileRule, options: StoreOptions): Promise<UploadedFile> {
   const declared = rule.types.find((type) => type === part.declaredType)
@@ -100,6 +109,8 @@ export async function storeUpload(part: FilePart, rule: FileRule, options: Store
       done(null, chunk)
     },
     flush(done) {
+      // A named file with no bytes: not a wrong type, an empty one (an empty file input sends no name, and is no file).
+      if (size === 0 && verdict === undefined) verdict = emptyFile(part.field)
       decide() // a file shorter than the longest signature
       done(verdict instanceof UploadRefusal && !options.readPastWrongType ? verdict : null)
     },

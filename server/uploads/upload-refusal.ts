@@ -1,7 +1,8 @@
 /**
  * Why a multipart form was refused while it arrived: a status, our code, our words,
- * and the file field it concerns when there is one (a wrong type can then be shown
- * next to that field instead of on an error page).
+ * and the file field it concerns when there is one. A refusal with a `fieldMessage`
+ * (a wrong type, an empty file) can be shown next to that field, the rest of the form
+ * kept, instead of on an error page.
  */
 import type { Refusal } from '../http-errors.js'
 
@@ -9,13 +10,16 @@ export class UploadRefusal extends Error implements Refusal {
   readonly status: number
   readonly code: string
   readonly field: string | undefined
+  /** What to tell the user next to the file input, when the form is shown again. */
+  readonly fieldMessage: string | undefined
 
-  constructor(refusal: Refusal, field?: string) {
+  constructor(refusal: Refusal, field?: string, fieldMessage?: string) {
     super(refusal.message)
     this.name = 'UploadRefusal'
     this.status = refusal.status
     this.code = refusal.code
     this.field = field
+    this.fieldMessage = fieldMessage
   }
 }
 

@@ -200,6 +200,22 @@ t.test('types: declared and by content; JSON clients get 415, browsers the page 
   t.equal(jpeg.status, 303, 'a real JPEG where PNG or JPEG is allowed')
 })
 
+t.test('an empty file (a name, no bytes) is refused as empty, not as a wrong type', async (t) => {
+  const { origin, dir } = await uploadApp(t)
+  const empty = picture(Buffer.alloc(0), 'image/png', 'empty.png')
+  const json = await send(origin, '/upload-box', keep({ name: 'note', value: 'kept' }, empty), { headers: JSON_ACCEPT })
+  t.equal(json.status, 400)
+  t.equal(json.json().error.code, 'APP_ERR_EMPTY_FILE')
+  t.equal(json.json().error.message, 'The file for "picture" is empty.')
+  const html = await send(origin, '/upload-box', keep({ name: 'note', value: 'kept' }, empty))
+  t.equal(html.status, 422, 'without JavaScript: the page again')
+  t.match(html.body, /aria-invalid="true"[^>]*>[^]*?This file is empty: please choose another\./, 'the error is by the field')
+  t.match(html.body, /name="note"[^>]*value="kept"/, 'the text is kept')
+  t.ok(isEmpty(dir), 'nothing kept')
+  const noFile = await send(origin, '/upload-box', keep({ name: 'note', value: 'kept' }, { name: 'picture', filename: '', type: 'application/octet-stream', content: Buffer.alloc(0) }))
+  t.equal(noFile.status, 303, 'an empty file input (no name, no bytes) is still no file')
+})
+
 t.test('forms that break the rules are refused, never crash or hang', async (t) => {
   const { origin, dir, app } = await uploadApp(t)
   const cases: Array<[label: string, body: Buffer, status: number, code: string, headers?: Record<string, string>]> = [
