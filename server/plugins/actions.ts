@@ -28,7 +28,8 @@ import type { ActionHandler, AnyAppDefinition } from '../page-definition.js'
 import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
 import type { PageResponder } from '../render/page-responder.js'
 import type { AppView } from '../render/app-view.js'
-import { MALFORMED_URL, NO_STORE, errorBody, refusalOf, sameSiteLocation, statusOf, type Refusal } from '../http-errors.js'
+import { MALFORMED_URL, NO_STORE, RefusalError, errorBody, refusalOf, sameSiteLocation, statusOf, type Refusal } from '../http-errors.js'
+import { foreignCharset } from '../content-charset.js'
 import { ErrorCode } from '../../shared/errors.js'
 import { crossOriginProblem } from '../same-origin.js'
 import { collectResponse } from '../response-control.js'
@@ -95,9 +96,15 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
   }
 
   fastify.removeAllContentTypeParsers()
-  fastify.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: ACTION_BODY_LIMIT }, (_request, body, done) =>
-    done(null, new URLSearchParams(body as string)),
-  )
+  // Browsers send a UTF-8 page's forms in UTF-8; a body declaring another charset would
+  // be read into replacement characters (`caf%E9` as "caf\uFFFD"), so it is refused.
+  fastify.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: ACTION_BODY_LIMIT }, (request, body, done) => {
+    const charset = foreignCharset(request.headers['content-type'])
+    if (charset !== undefined) {
+      return done(new RefusalError({ status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: `Forms must be sent in UTF-8, not ${JSON.stringify(charset.slice(0, 40))}.` }))
+    }
+    done(null, new URLSearchParams(body as string))
+  })
   // Multipart bodies are left unread by the parser it adds: runAction reads them once the page is known to take files.
   await fastify.register(fastifyMultipart)
 

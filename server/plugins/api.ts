@@ -13,6 +13,7 @@ import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import secureJsonParse from 'secure-json-parse'
 import { originForm, splitTarget } from '../../shared/location.js'
 import { BAD_JSON, EMPTY_JSON, errorBody, NO_STORE, RefusalError, refuseMethod, refusalOf, statusOf, type Refusal } from '../http-errors.js'
+import { foreignCharset } from '../content-charset.js'
 
 export interface ApiPluginOptions {
   readonly routes: readonly FastifyPluginAsync[]
@@ -103,8 +104,7 @@ const POISONED_JSON: Refusal = {
  * `constructor.prototype` keys, with a message that names them.
  */
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
-  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/iu.exec(request.headers['content-type'] ?? '')?.[1]
-  if (charset !== undefined && !/^utf-?8$/iu.test(charset)) {
+  if (foreignCharset(request.headers['content-type']) !== undefined) {
     return done(new RefusalError({ status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'A JSON body must be UTF-8: its Content-Type names another charset.' }))
   }
   let text: string

@@ -147,6 +147,17 @@ t.test('every form post is checked', async (t) => {
     t.equal(empty.statusCode, 415, 'no body at all')
   })
 
+  t.test('a form declaring a charset other than UTF-8 is refused with 415, never read as UTF-8', async (t) => {
+    const latin1 = await app.inject(post('/guestbook', '_action=sign&name=Ren%E9', { 'content-type': `${FORM}; charset=iso-8859-1`, accept: 'application/json' }))
+    t.equal(latin1.statusCode, 415)
+    t.equal(latin1.json().error.code, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE')
+    t.equal(latin1.json().error.message, 'Forms must be sent in UTF-8, not "iso-8859-1".')
+    for (const charset of ['utf-8', 'UTF-8', '"utf8"']) {
+      const utf8 = await app.inject(post('/guestbook', '_action=sign&name=Rene', { 'content-type': `${FORM}; charset=${charset}` }))
+      t.equal(utf8.statusCode, 303, `charset=${charset} is taken`)
+    }
+  })
+
   t.test('an unknown action is a 404 naming it; a missing one a 400', async (t) => {
     const unknown = await app.inject(post('/guestbook', '_action=delete_everything'))
     t.equal(unknown.statusCode, 404)

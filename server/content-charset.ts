@@ -1,0 +1,9 @@
+/**
+ * The charset a request's Content-Type declares, for the bodies this server reads as
+ * UTF-8 only (JSON, forms): one that declares another is refused with 415, never
+ * decoded as UTF-8 into replacement characters.
+ */
+export function foreignCharset(contentType: string | undefined): string | undefined {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/iu.exec(contentType ?? '')?.[1]
+  return charset !== undefined && !/^utf-?8$/iu.test(charset) ? charset : undefined
+}
