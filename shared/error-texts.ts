@@ -6,3 +6,5 @@ export const SERVER_ERROR_TEXT =
   'Application error: a server-side exception has occurred (see the server logs for more information).'
 export const CLIENT_ERROR_TEXT =
   'Application error: a client-side exception has occurred (see the browser console for more information)'
+/** A refusal below 500 that carries no message of its own. */
+export const REFUSAL_TEXT = 'The request could not be completed.'

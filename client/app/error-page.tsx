@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { CLIENT_ERROR_TEXT, SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
+import { CLIENT_ERROR_TEXT, REFUSAL_TEXT, SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import type { ErrorPayload } from '../../shared/page-payload.js'
 import { showDevError } from './dev-overlay.js'
 
@@ -24,7 +24,7 @@ export function ErrorPage({ error }: { error: ErrorPayload }) {
   return (
     <section className="status-page">
       <h1>{error.status}</h1>
-      <p>{error.message ?? 'The request could not be completed.'}</p>
+      <p>{error.message ?? REFUSAL_TEXT}</p>
     </section>
   )
 }

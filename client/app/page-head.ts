@@ -3,6 +3,7 @@
  * The server writes both into the document; after a client navigation the page host
  * sets the title and replaces the previous page's head tags (`applyHeadTags`).
  */
+import { REFUSAL_TEXT } from '../../shared/error-texts.js'
 import { HEAD_MARKER, headTags, mergeHeadEntries, type HeadEntries, type HeadTag } from '../../shared/head.js'
 import type { ReadyPage } from './page-source.js'
 import { framesOf, type LayoutSet } from './screen.js'
@@ -10,11 +11,16 @@ import { framesOf, type LayoutSet } from './screen.js'
 export const NOT_FOUND_TITLE = 'Page not found'
 export const ERROR_TITLE = 'Application error'
 
-/** The document title of a page; the server writes it into `<title>`, the client follows it. */
+/**
+ * The document title of a page; the server writes it into `<title>`, the client follows
+ * it. A refusal below 500 (a form post's 413, a loader's `HttpError` 403) says what it
+ * is, as its page does; a server failure says no more than that it failed.
+ */
 export function titleOf(page: ReadyPage): string {
   const { payload, module } = page
   if (payload.kind === 'page' && module) return module.title(payload.data as never, payload.params as never)
   if (payload.kind === 'not-found') return NOT_FOUND_TITLE
+  if (payload.kind === 'error' && payload.status < 500) return `${payload.status}: ${payload.message ?? REFUSAL_TEXT}`
   return ERROR_TITLE
 }
 

@@ -162,6 +162,7 @@ t.test('every form post is checked', async (t) => {
     const unknown = await app.inject(post('/guestbook', '_action=delete_everything'))
     t.equal(unknown.statusCode, 404)
     t.match(unknown.body, 'This page has no action named &quot;delete_everything&quot;.')
+    t.match(unknown.body, '<title>404: This page has no action named &quot;delete_everything&quot;.</title>', 'the title says what it is')
     const inherited = await app.inject(post('/guestbook', '_action=toString', { accept: 'application/json' }))
     t.equal(inherited.statusCode, 404, 'names inherited from Object are not actions')
     const missing = await app.inject(post('/guestbook', 'name=Ann', { accept: 'application/json' }))
