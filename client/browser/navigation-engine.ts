@@ -156,8 +156,6 @@ export class NavigationEngine implements AppNavigation {
   }
 
   #onPopState = (event: PopStateEvent): void => {
-    this.#loading.supersede() // whatever was loading is superseded by the move through history
-    this.#status.setSlow(false)
     const entry = entryOf(event.state)
     if (entry === undefined && currentKey() === this.#shown?.key) {
       // A new entry of the page on screen that the browser made itself: a plain
@@ -165,9 +163,12 @@ export class NavigationEngine implements AppNavigation {
       // no such element, stayed), as it does without JavaScript; the page, the focus
       // and the screen reader stay where they are. The entry gets an id, so Back and
       // Forward return to its position.
+      // A link's navigation still loading goes on.
       history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.adopt() }, '')
       return
     }
+    this.#loading.supersede() // whatever was loading is superseded by the move through history
+    this.#status.setSlow(false)
     this.#arrival.pop(entry)
     this.#emit({ type: 'start', to: currentKey() })
     // Same page, another entry (a #hash): nothing will render, so arrive now.
@@ -205,8 +206,12 @@ export class NavigationEngine implements AppNavigation {
       // plain link to the same URL: Back then leaves the page instead of showing it again.
       const replace = options?.replace || url.href === window.location.href
       navigate(target, { ...options, replace, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })
-      // Same page (a link to itself, or to a #hash on it): nothing re-renders, arrive now.
-      if (key === this.#shown?.key) this.#arrive(document.title)
+      if (key === this.#shown?.key) {
+        // Same page (a link to itself, or to a #hash on it): the URL does not change, so
+        // the page host hears of a page loaded again only from the store; then arrive now.
+        this.#store.set(key, result.page, result.fetchedAt)
+        this.#arrive(document.title)
+      }
     })
   }
 }
