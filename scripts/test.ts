@@ -187,6 +187,9 @@ tap.stdout.on('data', (chunk: Buffer) => {
     else passed++
   }
 })
+// Ctrl-C or a CI's SIGTERM: tap stops its test processes and closes, and the shared
+// builds are removed below, not left in test/.build/.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => tap.kill(signal))
 tap.on('close', (code) => {
   if (prebuilt) rmSync(prebuilt, { recursive: true, force: true })
   // A file can fail outside any assertion (a crash, a plan mismatch): never print

@@ -5,5 +5,6 @@
  */
 export function foreignCharset(contentType: string | undefined): string | undefined {
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/iu.exec(contentType ?? '')?.[1]
-  return charset !== undefined && !/^utf-?8$/iu.test(charset) ? charset : undefined
+  // US-ASCII is a subset of UTF-8 (some clients name it for bodies of ASCII bytes).
+  return charset !== undefined && !/^(utf-?8|us-ascii)$/iu.test(charset) ? charset : undefined
 }

@@ -29,22 +29,39 @@ export function boundedStdout(maxBytes: number): LogDestination {
   let droppedBytes = 0
   let lastReport = 0
   let later: NodeJS.Timeout | undefined
+  /** The counts a report carries while it is being written: if it is dropped, they are counted again. */
+  let reporting: { droppedLines: number; droppedBytes: number } | undefined
   stream.on('drop', (line: string | Buffer) => {
-    droppedLines++
-    droppedBytes += Buffer.byteLength(line)
+    // Emitted inside the write that dropped the line, so inside the report's own `warn`.
+    if (reporting) {
+      droppedLines += reporting.droppedLines
+      droppedBytes += reporting.droppedBytes
+    } else {
+      droppedLines++
+      droppedBytes += Buffer.byteLength(line)
+    }
+    // Also from here: a line too long for the bound, dropped while nothing else waits,
+    // is followed by no write. A report tried while stdout is still stalled is dropped
+    // and counted in turn, at most once an interval.
+    scheduleReport()
   })
   const report = () => {
     if (droppedLines === 0 || !log) return
     lastReport = Date.now()
     const lost = { droppedLines, droppedBytes }
-    // The report can be dropped too: then it is counted in the next one.
     droppedLines = droppedBytes = 0
-    log.warn(lost, `log lines dropped: stdout took them slower than they came, and more than LOG_BUFFER_BYTES (${maxBytes}) waited`)
+    // The report can be dropped too (stdout still stalled): what it carried goes into the next one.
+    reporting = lost
+    try {
+      log.warn(lost, `log lines dropped: stdout took them slower than they came, and more than LOG_BUFFER_BYTES (${maxBytes}) waited`)
+    } finally {
+      reporting = undefined
+    }
   }
-  // 'write': stdout took some bytes, so there is room again for the report. Within the
-  // interval of the last one, the report waits for its end: by then the log may have
-  // gone quiet, and no other write would come to carry it.
-  stream.on('write', () => {
+  // After a drop, and on 'write' (stdout took some bytes: room again for the report).
+  // Within the interval of the last one, the report waits for its end: by then the log
+  // may have gone quiet, and no other write would come to carry it.
+  const scheduleReport = () => {
     if (droppedLines === 0 || !log || later) return
     const wait = lastReport + REPORT_INTERVAL_MS - Date.now()
     // On the next tick at the soonest: this event fires inside the stream's own write bookkeeping.
@@ -53,7 +70,8 @@ export function boundedStdout(maxBytes: number): LogDestination {
       report()
     }, Math.max(wait, 0))
     later.unref() // a pending report never keeps the process alive
-  })
+  }
+  stream.on('write', scheduleReport)
   return {
     stream,
     reportDropsTo(logger) {

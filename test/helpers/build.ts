@@ -46,10 +46,15 @@ export async function prebuildForTests(): Promise<string> {
   mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
   const dir = mkdtempSync(path.join(projectRoot, 'test/.build/prebuilt-'))
   const layout = prebuiltLayout(dir)
-  // One after the other: each client build sets and restores NODE_ENV around Vite's.
-  await buildClient({ ...APPS.production, outDir: layout.production })
-  await buildClient({ ...APPS.fixture, outDir: layout.fixture })
-  await buildServer(path.join(layout.dist, 'server'))
+  try {
+    // One after the other: each client build sets and restores NODE_ENV around Vite's.
+    await buildClient({ ...APPS.production, outDir: layout.production })
+    await buildClient({ ...APPS.fixture, outDir: layout.fixture })
+    await buildServer(path.join(layout.dist, 'server'))
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true }) // a half-made build is of no use to anyone
+    throw error
+  }
   return dir
 }
 
