@@ -79,7 +79,14 @@ export class Arrival {
   /** The document is being left (a reload, another site, the tab closing): keeps every entry's position for when it comes back. */
   leave(): void {
     this.#remember()
-    this.#document.savePositions([...this.#positions].slice(-KEPT_POSITIONS))
+    // Over what is kept already: another document of this tab may have saved since
+    // this one was loaded (this one then came back from the back/forward cache).
+    const kept = new Map(this.#document.savedPositions())
+    for (const [id, y] of this.#positions) {
+      kept.delete(id)
+      kept.set(id, y)
+    }
+    this.#document.savePositions([...kept].slice(-KEPT_POSITIONS))
   }
 
   /** The document was reloaded, or came back by Back/Forward from another one: back to where this entry was scrolled. */

@@ -112,3 +112,16 @@ t.test('an entry the browser made itself (a plain #hash link) is adopted: no scr
   arrival.arrive()
   t.same(calls, ['scrollTo 40', 'focus main'], 'Back: where the page was')
 })
+
+t.test("leaving keeps what another document of the tab saved since (a document back from the back/forward cache)", async (t) => {
+  const storage = { positions: [] as Array<[string, number]> }
+  const first = fakeDocument(storage)
+  const restored = new Arrival('one', first.document)
+  const second = fakeDocument(storage)
+  const other = new Arrival('two', second.document)
+  second.scrollBy(800)
+  other.leave()
+  first.scrollBy(300)
+  restored.leave()
+  t.same(new Map(storage.positions), new Map([['two', 800], ['one', 300]]), "both documents' entries are kept")
+})
