@@ -5,7 +5,7 @@
  * title and announcement. Request interception holds or alters answers; Playwright's
  * clock moves time where the rule is about time.
  */
-import type { Route } from 'playwright-core'
+import type { Page, Route } from 'playwright-core'
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
@@ -48,6 +48,15 @@ async function settleAfter(tracked: TrackedPage, ...urls: string[]): Promise<voi
   })
   await Promise.race([arrived, timeout]).finally(() => clearTimeout(timer))
   await settle(tracked)
+}
+
+/**
+ * The page's scroll position once it is `y`, or wherever it is after 10 s: an
+ * assertion on it then names the position found, not just a timeout.
+ */
+async function scrollOnceAt(page: Page, y: number): Promise<number> {
+  await page.waitForFunction((y) => Math.round(window.scrollY) === y, y, { timeout: 10_000 }).catch(() => {})
+  return page.evaluate(() => Math.round(window.scrollY))
 }
 
 t.test('navigation engine', async (t) => {
@@ -273,21 +282,18 @@ t.test('navigation engine', async (t) => {
   t.test('a reload, and Back from another document, return to where the page was scrolled', async (t) => {
     const tracked = await open(t, '/long')
     const { page } = tracked
-    const scrolledTo = (y: number) => page.waitForFunction((y) => Math.abs(window.scrollY - y) < 2, y, { timeout: 10_000 })
     await page.evaluate(() => window.scrollTo(0, 1500))
-    await scrolledTo(1500)
+    t.equal(await scrollOnceAt(page, 1500), 1500, 'scrolled')
     await page.reload()
     await waitForHydration(page)
-    await scrolledTo(1500)
-    t.pass('the reloaded page is back at 1500 px')
+    t.equal(await scrollOnceAt(page, 1500), 1500, 'the reloaded page is back where it was')
 
     await page.evaluate(() => window.scrollTo(0, 900))
-    await scrolledTo(900)
+    t.equal(await scrollOnceAt(page, 900), 900, 'scrolled')
     await page.goto(`${origin}/target`) // a document load, not a client-side navigation
     await page.goBack()
     await waitForHydration(page)
-    await scrolledTo(900)
-    t.pass('Back from the other document is at 900 px')
+    t.equal(await scrollOnceAt(page, 900), 900, 'Back from the other document is where it was')
   })
 
   t.test('a link to /page#hash scrolls to that element', async (t) => {
@@ -312,8 +318,8 @@ t.test('navigation engine', async (t) => {
       await route.fulfill({ response: answer, json: { ...payload, data: { ...payload.data, text: 'loaded again' } } })
     })
     await tracked.page.getByRole('link', { name: 'Target', exact: true }).click()
-    await tracked.page.locator('p.text', { hasText: 'loaded again' }).waitFor()
-    t.pass('the page loaded again is on screen')
+    await tracked.page.locator('p.text', { hasText: 'loaded again' }).waitFor({ timeout: 10_000 }).catch(() => {})
+    t.equal(await tracked.page.locator('p.text').textContent(), 'loaded again', 'the page loaded again is on screen')
     t.equal(await tracked.page.evaluate(() => history.length), length, 'no entry was added')
     t.equal(tracked.page.url(), `${origin}/target`)
     await tracked.page.goBack()
@@ -326,7 +332,7 @@ t.test('navigation engine', async (t) => {
     const { page } = tracked
     const sectionTop = () => page.evaluate(() => document.getElementById('section')!.getBoundingClientRect().top)
     await page.evaluate(() => window.scrollTo(0, 40))
-    await page.waitForFunction(() => window.scrollY === 40)
+    t.equal(await scrollOnceAt(page, 40), 40, 'scrolled')
     await page.getByRole('link', { name: 'To the section' }).click()
     await page.waitForURL(`${origin}/long#section`)
     await settle(tracked)
@@ -336,12 +342,11 @@ t.test('navigation engine', async (t) => {
 
     await page.goBack()
     await page.waitForURL(`${origin}/long`)
-    await page.waitForFunction(() => window.scrollY === 40, undefined, { timeout: 10_000 })
-    t.pass('Back: where the page was before the link')
+    t.equal(await scrollOnceAt(page, 40), 40, 'Back: where the page was before the link')
+    const sectionY = await page.evaluate(() => Math.round(document.getElementById('section')!.getBoundingClientRect().top + window.scrollY))
     await page.goForward()
     await page.waitForURL(`${origin}/long#section`)
-    await page.waitForFunction(() => Math.abs(document.getElementById('section')!.getBoundingClientRect().top) < 2, undefined, { timeout: 10_000 })
-    t.pass('Forward: the section again')
+    t.equal(await scrollOnceAt(page, sectionY), sectionY, 'Forward: the section again')
     t.same(tracked.documentRequests, [`${origin}/long`], 'all within the document')
   })
 
