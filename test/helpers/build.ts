@@ -38,6 +38,12 @@ const prebuiltLayout = (dir: string) => ({
   fixture: path.join(dir, 'fixture'),
 })
 
+/** Builds the production client and server into `dist`, laid out as a deploy's dist/. */
+export async function buildProductionDist(dist: string): Promise<void> {
+  await buildClient({ ...APPS.production, outDir: path.join(dist, 'client') })
+  await buildServer(path.join(dist, 'server'))
+}
+
 /**
  * Builds everything the tests use into a new folder under test/.build/ (inside the
  * project, so the server bundle resolves node_modules as a deploy's does); returns it.
@@ -48,9 +54,8 @@ export async function prebuildForTests(): Promise<string> {
   const layout = prebuiltLayout(dir)
   try {
     // One after the other: each client build sets and restores NODE_ENV around Vite's.
-    await buildClient({ ...APPS.production, outDir: layout.production })
+    await buildProductionDist(layout.dist)
     await buildClient({ ...APPS.fixture, outDir: layout.fixture })
-    await buildServer(path.join(layout.dist, 'server'))
   } catch (error) {
     rmSync(dir, { recursive: true, force: true }) // a half-made build is of no use to anyone
     throw error

@@ -8,8 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import path from 'node:path'
-import { buildClient, buildServer } from '../../scripts/build.js'
-import { prebuiltDist, projectRoot } from './build.js'
+import { buildProductionDist, prebuiltDist, projectRoot } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
@@ -37,8 +36,7 @@ export function buildDist(t: Test): Promise<string> {
   built ??= (async () => {
     mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
     const dist = mkdtempSync(path.join(projectRoot, 'test/.build/dist-'))
-    await buildClient({ entry: 'client/entry.tsx', pagesDir: 'client/pages', outDir: path.join(dist, 'client') })
-    await buildServer(path.join(dist, 'server'))
+    await buildProductionDist(dist)
     return dist
   })()
   t.teardown(async () => rmSync(await built!, { recursive: true, force: true }))
