@@ -162,8 +162,7 @@ export class NavigationEngine implements AppNavigation {
       // `<a href="#section">` or `location.hash`. It scrolled to the fragment (or, with
       // no such element, stayed), as it does without JavaScript; the page, the focus
       // and the screen reader stay where they are. The entry gets an id, so Back and
-      // Forward return to its position.
-      // A link's navigation still loading goes on.
+      // Forward return to its position; a link's navigation still loading goes on.
       history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.adopt() }, '')
       return
     }
