@@ -89,10 +89,15 @@ export class Arrival {
     this.#document.savePositions([...kept].slice(-KEPT_POSITIONS))
   }
 
-  /** The document was reloaded, or came back by Back/Forward from another one: back to where this entry was scrolled. */
+  /**
+   * The document was reloaded, or came back by Back/Forward from another one: back to
+   * where this entry was scrolled. This runs once the page has hydrated; a page already
+   * scrolled by then (by the user, or by the browser to a `#hash`) stays where it is,
+   * as the browser's own restoration leaves a page the user has scrolled.
+   */
   restore(): void {
     const y = this.#positions.get(this.#entry)
-    if (y !== undefined) this.#document.scrollTo(y)
+    if (y !== undefined && this.#document.scrollY() === 0) this.#document.scrollTo(y)
   }
 
   /** Records the entry on screen's position, as the most recent. */

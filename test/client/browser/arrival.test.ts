@@ -45,6 +45,11 @@ t.test('positions outlive the document: a reload, or Back from another site, ret
   const unknown = fakeDocument(storage)
   new Arrival('never-seen', unknown.document).restore()
   t.same(unknown.calls, [], 'an entry with no position stays where it is')
+
+  const scrolledAlready = fakeDocument(storage)
+  scrolledAlready.scrollBy(300) // the user scrolled while the page hydrated
+  new Arrival(pushed, scrolledAlready.document).restore()
+  t.same(scrolledAlready.calls, [], 'a page scrolled before the restore stays where it was scrolled to')
 })
 
 t.test('only the most recent positions are kept across documents', async (t) => {
