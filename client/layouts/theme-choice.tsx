@@ -13,8 +13,9 @@
  * shared by everyone), so the stylesheet marks the current one from `<html data-theme>`,
  * and `aria-pressed` is set once the page is interactive.
  */
-import { useEffect, useRef, useState, type FormEvent } from 'react'
+import { useContext, useEffect, useRef, useState, type FormEvent } from 'react'
 import { ACTION_FIELD } from '../../shared/actions.js'
+import { ActionStateContext } from '../app/action-state.js'
 import type { ActionFields, ActionName } from '../../shared/route-table.js'
 import type { layouts } from '../../shared/routes.js'
 import { documentTheme, isTheme, THEMES, type Theme } from '../../shared/theme.js'
@@ -36,6 +37,10 @@ export function ThemeChoice() {
   const [current, setCurrent] = useState<Theme>()
   /** Counts choices: only the latest one's failure puts the colours back. */
   const latest = useRef(0)
+  // A value the buttons never send (a crafted post, without JavaScript) comes back as
+  // the page with the action's refusal: say why nothing changed.
+  const refused = useContext(ActionStateContext)
+  const refusal = refused?.action === ACTION ? (refused.fieldErrors[FIELD] ?? refused.formError) : undefined
   useEffect(() => setCurrent(documentTheme(document.documentElement.dataset.theme) ?? 'system'), [])
 
   async function choose(event: FormEvent<HTMLFormElement>) {
@@ -73,6 +78,11 @@ export function ThemeChoice() {
           {LABELS[theme]}
         </button>
       ))}
+      {refusal && (
+        <span role="alert" className="form-error">
+          {refusal}
+        </span>
+      )}
     </form>
   )
 }

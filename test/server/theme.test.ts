@@ -45,6 +45,11 @@ t.test('the theme choice', async (t) => {
     t.same(bad.json().fieldErrors, { theme: 'Choose light, dark or system.' })
     t.same(setCookies(bad), [], 'nothing stored')
 
+    const crafted = await app.inject({ method: 'POST', url: '/about', headers: FORM, payload: '_action=theme&theme=purple' })
+    t.equal(crafted.statusCode, 422, 'without JavaScript: the page again')
+    t.match(crafted.body, '<span role="alert" class="form-error">Choose light, dark or system.</span></form>', 'the theme form says why nothing changed')
+    t.match(crafted.body, '<h1>About</h1>')
+
     const untidy = await rawPost('/about/', '_action=theme&theme=dark')
     t.equal(untidy.status, 404, 'a post to an untidy path runs nothing')
     t.equal(untidy.headers['set-cookie'], undefined)
