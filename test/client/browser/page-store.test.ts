@@ -46,16 +46,20 @@ t.test('a dynamic page is fresh for 30 s, a static one for 300 s, from when it w
   }
 })
 
-t.test('a not-found page is cached like a dynamic page; an error screen or a refused form never is', async (t) => {
+t.test('a not-found page or a refusal is cached like a dynamic page; a server failure or a refused form never is', async (t) => {
   const clock = { now: 0 }
   const store = storeAt(clock)
   store.set('/gone', { payload: { kind: 'not-found', status: 404, buildId: 'b1' } })
+  store.set('/forbidden', { payload: { kind: 'error', status: 403, message: 'Sign in to see this list.', buildId: 'b1' } })
   store.set('/broken', { payload: { kind: 'error', status: 500, digest: 'x', buildId: 'b1' } })
-  store.set('/too-big', { payload: { kind: 'error', status: 413, message: 'The request body is larger than 1 MiB.', buildId: 'b1' } })
+  store.set('/too-big', { payload: { kind: 'error', status: 413, message: 'The request body is larger than 1 MiB.', buildId: 'b1' } }, Number.NEGATIVE_INFINITY)
   store.set('/refused', { payload: { kind: 'page', status: 422, buildId: 'b1', routeId: 'x', mode: 'dynamic', params: {}, data: null, action: { action: 'send', fieldErrors: { email: 'Enter an email address.' }, values: { email: 'bad' } } } })
   t.equal(store.isFresh('/gone'), true)
+  t.equal(store.isFresh('/forbidden'), true, "a loader's refusal, fetched by a GET: a hover does not fetch it again")
+  clock.now = 30_000
+  t.equal(store.isFresh('/forbidden'), false, '...for as long as a dynamic page')
   t.equal(store.isFresh('/broken'), false, 'a server failure')
-  t.equal(store.isFresh('/too-big'), false, "a form post's refusal")
+  t.equal(store.isFresh('/too-big'), false, "a form post's refusal, put in as the first document's stale")
   t.equal(store.isFresh('/refused'), false, "a page rendered again with a refused form's errors")
   t.ok(store.read('/broken'), 'still readable, for the page showing it')
 })
