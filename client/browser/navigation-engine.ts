@@ -186,6 +186,10 @@ export class NavigationEngine implements AppNavigation {
     // Another origin, or a path a browser would read as one (`//host`, from `/.//host`):
     // a document load of the absolute URL, never a relative one.
     if (url.origin !== window.location.origin || url.pathname.startsWith('//')) return this.#hardNavigate(url.href)
+    // A link to the URL already shown replaces its entry, as a browser does for a plain
+    // link to the same URL: Back then leaves the page instead of showing it again. The
+    // link's own URL decides, not where a redirect takes it (a browser pushes then).
+    if (redirects === 0 && url.href === window.location.href) options = { ...options, replace: true }
     const key = locationKey(url.pathname, url.search)
     this.#queue.drop(key) // a prefetch waiting for this URL: start it now, as the navigation
     this.#emit(redirects === 0 ? { type: 'start', to: key } : { type: 'redirect', to: key })
@@ -201,10 +205,7 @@ export class NavigationEngine implements AppNavigation {
       if (result.kind === 'reload') return this.#hardNavigate(url.href)
 
       const entry = this.#arrival.push(url.hash)
-      // A link to the URL already shown replaces its entry, as a browser does for a
-      // plain link to the same URL: Back then leaves the page instead of showing it again.
-      const replace = options?.replace || url.href === window.location.href
-      navigate(target, { ...options, replace, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })
+      navigate(target, { ...options, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })
       if (key === this.#shown?.key) {
         // Same page (a link to itself, or to a #hash on it): the URL does not change, so
         // the page host hears of a page loaded again only from the store; then arrive now.

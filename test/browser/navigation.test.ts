@@ -327,6 +327,15 @@ t.test('navigation engine', async (t) => {
     t.equal(tracked.page.url(), `${origin}/`, 'one Back leaves the page')
   })
 
+  t.test('a link whose redirect lands on the page on screen adds an entry, as a browser does', async (t) => {
+    const { page } = await open(t, '/target')
+    const length = await page.evaluate(() => history.length)
+    await page.getByRole('link', { name: 'Moved', exact: true }).click() // /moved -> /target
+    await page.locator('#route-announcer', { hasText: 'Target' }).waitFor()
+    t.equal(await page.evaluate(() => history.length), length + 1, 'an entry was added')
+    t.equal(page.url(), `${origin}/target`)
+  })
+
   t.test('a plain in-page link (#section) is the browser\'s: it scrolls there, the page and focus stay; Back and Forward return', async (t) => {
     const tracked = await open(t, '/long')
     const { page } = tracked
