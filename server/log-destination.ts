@@ -7,7 +7,8 @@
  * log shipper) makes the process grow until it is killed for its memory. A synchronous
  * destination would stall every request instead. So lines wait up to a bound
  * (LOG_BUFFER_BYTES); past it a line is dropped and counted, and once stdout takes
- * lines again one warning says how many were lost (docs/decisions/018).
+ * lines again one warning says how many were lost, at the latest when the process
+ * exits (docs/decisions/018).
  */
 import type { FastifyBaseLogger } from 'fastify'
 import pino, { type DestinationStream } from 'pino'
@@ -72,6 +73,18 @@ export function boundedStdout(maxBytes: number): LogDestination {
     later.unref() // a pending report never keeps the process alive
   }
   stream.on('write', scheduleReport)
+  // At exit pino writes what still waits, synchronously (its handler was registered
+  // with the stream, so it runs before this one); the counts not reported yet follow
+  // it, or they would be lost with the pending timer.
+  process.on('exit', () => {
+    clearTimeout(later)
+    report()
+    try {
+      stream.flushSync()
+    } catch {
+      // stdout is gone: there is no one left to tell
+    }
+  })
   return {
     stream,
     reportDropsTo(logger) {

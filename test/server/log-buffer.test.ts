@@ -57,3 +57,28 @@ t.test('a stalled stdout: lines past LOG_BUFFER_BYTES are dropped and counted, r
   const logged = droppedBytes + lines.reduce((sum, line) => sum + JSON.stringify(line).length + 1, 0)
   t.ok(logged > bound + 64 * 1024, `the server logged more (${logged} bytes) than it could keep`)
 })
+
+t.test('stopping while stdout is stalled: the lines lost since the last report are counted before the process exits', async (t) => {
+  const server = startServer(dist, { PORT: '0', SHUTDOWN_DELAY_MS: '0', LOG_BUFFER_BYTES: String(64 * 1024) })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  const origin = await listeningOrigin(server)
+  const before = server.logLines().length
+  const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve))
+
+  server.child.stdout!.pause()
+  const requests = 1_500
+  for (let batch = 0; batch < requests / 15; batch++) {
+    await Promise.all(Array.from({ length: 15 }, async (_, i) => (await fetch(`${origin}/about?n=${batch * 15 + i}`)).arrayBuffer()))
+  }
+  server.child.kill('SIGTERM') // within the report interval of the first drop: the last counts wait for a timer
+  server.child.stdout!.resume()
+  t.equal(await exited, 0, 'the server stopped cleanly')
+
+  const lines = server.logLines().slice(before)
+  const dropped = lines.filter((line) => line.msg?.startsWith('log lines dropped')).reduce((sum, line) => sum + (line.droppedLines as number), 0)
+  const requestLines = lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length
+  t.ok(requestLines < 2 * requests, `some lines were lost (${requestLines} of ${2 * requests} came through)`)
+  // At least: the shutdown's own lines may be among those dropped and counted.
+  t.ok(requestLines + dropped >= 2 * requests, `every lost one was counted before the exit (${requestLines} + ${dropped} dropped)`)
+  t.ok(lines.some((line) => line.msg === 'stopped'), 'the last line of the shutdown came through')
+})
