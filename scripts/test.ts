@@ -12,13 +12,14 @@
  * A run of more than one file builds what the tests share first, once
  * (test/helpers/build.ts, `prebuildForTests`), and removes it at the end.
  */
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { accessSync, constants, readFileSync, rmSync, statSync } from 'node:fs'
+import { constants as osConstants } from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { needsOf, testFiles } from './test-files.js'
-import { PREBUILT_DIR_VARIABLE, prebuildForTests } from '../test/helpers/build.js'
+import { newPrebuiltDir, PREBUILT_DIR_VARIABLE, prebuildForTests } from '../test/helpers/build.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 interface Tool {
@@ -118,12 +119,11 @@ function isFile(file: string): boolean {
   }
 }
 
-async function prebuild(): Promise<string> {
+async function prebuild(dir: string): Promise<void> {
   const started = performance.now()
   try {
-    const dir = await prebuildForTests()
+    await prebuildForTests(dir)
     console.log(`Built the client, the fixture client and the server for the tests in ${Math.round(performance.now() - started)} ms`)
-    return dir
   } catch (error) {
     fail(`The build the tests share failed: ${error instanceof Error ? error.message : String(error)}`)
   }
@@ -160,7 +160,19 @@ for (const tool of [CHROMIUM, NGINX, REDIS]) {
 // the fixture client) are made once here instead of once per test process (each takes
 // 15 s or more on two cores; most test files use one). The folder is named to the tests
 // by a variable, set for this run only (a run started from a test gets its own).
-const prebuilt = files.length > 1 ? await prebuild() : undefined
+const prebuilt = files.length > 1 ? newPrebuiltDir() : undefined
+// Ctrl-C or a CI's SIGTERM: while building, the half-made builds are removed and the
+// run ends; once tap runs, tap stops its test processes and closes, and the builds are
+// removed when it does (below). Either way nothing is left in test/.build/.
+let running: ChildProcess | undefined
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (running) return void running.kill(signal)
+    if (prebuilt) rmSync(prebuilt, { recursive: true, force: true })
+    process.exit(128 + osConstants.signals[signal])
+  })
+}
+if (prebuilt) await prebuild(prebuilt)
 // tap's command, found the way Node finds the package (a copy of the project under
 // test/.build/ uses the checkout's node_modules).
 const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
@@ -170,6 +182,7 @@ const tap = spawn(process.execPath, [path.join(path.dirname(tapPackage), tapBin)
   stdio: ['ignore', 'pipe', 'inherit'],
   env: { ...withoutPrebuilt(process.env), ...toolEnv, ...(prebuilt ? { [PREBUILT_DIR_VARIABLE]: prebuilt } : {}) },
 })
+running = tap
 // Pass tap's report through, counting its assertion lines (`ok N - ...` without a
 // `# time=`, which only ends a subtest or a file) for the summary.
 let passed = 0
@@ -187,9 +200,6 @@ tap.stdout.on('data', (chunk: Buffer) => {
     else passed++
   }
 })
-// Ctrl-C or a CI's SIGTERM: tap stops its test processes and closes, and the shared
-// builds are removed below, not left in test/.build/.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => tap.kill(signal))
 tap.on('close', (code) => {
   if (prebuilt) rmSync(prebuilt, { recursive: true, force: true })
   // A file can fail outside any assertion (a crash, a plan mismatch): never print

@@ -45,12 +45,16 @@ export async function buildProductionDist(dist: string): Promise<void> {
 }
 
 /**
- * Builds everything the tests use into a new folder under test/.build/ (inside the
- * project, so the server bundle resolves node_modules as a deploy's does); returns it.
+ * A new folder for the shared builds, under test/.build/ (inside the project, so the
+ * server bundle resolves node_modules as a deploy's does).
  */
-export async function prebuildForTests(): Promise<string> {
+export function newPrebuiltDir(): string {
   mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
-  const dir = mkdtempSync(path.join(projectRoot, 'test/.build/prebuilt-'))
+  return mkdtempSync(path.join(projectRoot, 'test/.build/prebuilt-'))
+}
+
+/** Builds everything the tests use into `dir` (from `newPrebuiltDir`); a failure removes it. */
+export async function prebuildForTests(dir: string): Promise<void> {
   const layout = prebuiltLayout(dir)
   try {
     // One after the other: each client build sets and restores NODE_ENV around Vite's.
@@ -60,7 +64,6 @@ export async function prebuildForTests(): Promise<string> {
     rmSync(dir, { recursive: true, force: true }) // a half-made build is of no use to anyone
     throw error
   }
-  return dir
 }
 
 /** The shared builds' folder of this run, if `npm test` made one. */

@@ -2,15 +2,17 @@
  * The project's own commands, run as a developer runs them on a copy of the project:
  * `npm run build` refuses a type error before bundling, with tsc's message;
  * `npm test -- <file>` runs just that file, without the type check and without
- * looking for tools the file does not declare; and every test file that uses Chromium,
+ * looking for tools the file does not declare; Ctrl-C during the builds the tests
+ * share leaves none of them behind; and every test file that uses Chromium,
  * nginx or Redis declares it, so the declaration cannot drift from the code.
  */
-import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { projectRoot } from '../helpers/build.js'
 import { copyProject } from '../helpers/project-copy.js'
+import { waitUntil } from '../helpers/wait.js'
 import { needsOf, testFiles } from '../../scripts/test-files.js'
 
 function run(dir: string, args: readonly string[], env: Record<string, string> = {}) {
@@ -40,6 +42,20 @@ t.test('npm test -- <file> runs that file alone, with no type check and no tool 
   t.equal(result.status, 0, result.output.slice(-600))
   t.match(result.output, /assertions: [1-9]\d* passed, 0 failed/)
   t.notMatch(result.output, /error TS/, 'no type check ran')
+})
+
+t.test('Ctrl-C while npm test builds what the tests share ends the run and leaves nothing behind', async (t) => {
+  const files = ['test/shared/digest.test.ts', 'test/shared/html.test.ts']
+  const copy = copyProject(t, 'interrupted', [...files, 'test/helpers', 'test/fixtures'])
+  const builds = path.join(copy.dir, 'test/.build')
+  const run = spawn(process.execPath, ['--import', 'tsx', 'scripts/test.ts', ...files], { cwd: copy.dir, stdio: 'ignore' })
+  t.teardown(() => void run.kill('SIGKILL'))
+  const exited = new Promise<number | null>((resolve) => run.once('exit', resolve))
+  const building = () => existsSync(builds) && readdirSync(builds).some((name) => name.startsWith('prebuilt-'))
+  await waitUntil(building, 'the shared builds started', 60_000)
+  run.kill('SIGINT')
+  t.equal(await exited, 130, 'the run ends as interrupted')
+  t.same(readdirSync(builds), [], 'the half-made builds were removed')
 })
 
 t.test('a tool a chosen file declares is looked for before any test runs', async (t) => {
