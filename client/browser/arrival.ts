@@ -16,6 +16,8 @@ export interface ArrivalDocument {
   /** Scrolls to the element the hash names, or to the top when there is none. */
   scrollToHash(hash: string): void
   focusMain(): void
+  /** Where the browser may have put the page on load, with its own restoration off: at the element the URL's `#hash` names, or at the top. */
+  landingY(): number
   /** The positions kept for this tab by an earlier document (none when storage is unavailable). */
   savedPositions(): Array<[entry: string, scrollY: number]>
   savePositions(positions: Array<[entry: string, scrollY: number]>): void
@@ -91,13 +93,15 @@ export class Arrival {
 
   /**
    * The document was reloaded, or came back by Back/Forward from another one: back to
-   * where this entry was scrolled. This runs once the page has hydrated; a page already
-   * scrolled by then (by the user, or by the browser to a `#hash`) stays where it is,
-   * as the browser's own restoration leaves a page the user has scrolled.
+   * where this entry was scrolled. This runs once the page has hydrated; a page the
+   * reader has scrolled by then (it is no longer where the browser may have put it on
+   * load: the top, or the `#hash`'s element; Chromium leaves a reloaded page at the top)
+   * stays where they took it, as the browser's own restoration leaves it.
    */
   restore(): void {
     const y = this.#positions.get(this.#entry)
-    if (y !== undefined && this.#document.scrollY() === 0) this.#document.scrollTo(y)
+    const at = this.#document.scrollY()
+    if (y !== undefined && (at === 0 || Math.abs(at - this.#document.landingY()) < 2)) this.#document.scrollTo(y)
   }
 
   /** Records the entry on screen's position, as the most recent. */
@@ -167,6 +171,14 @@ const browserDocument: ArrivalDocument = {
     })
   },
   focusMain: () => beforeNextFrame(() => document.getElementById(MAIN_ELEMENT_ID)?.focus({ preventScroll: true })),
+  landingY() {
+    const id = location.hash ? decodeHash(location.hash.slice(1)) : ''
+    const target = id ? document.getElementById(id) : null
+    if (!target) return 0
+    const top = target.getBoundingClientRect().top + window.scrollY - (parseFloat(getComputedStyle(target).scrollMarginTop) || 0)
+    const bottom = document.documentElement.scrollHeight - window.innerHeight
+    return Math.round(Math.max(0, Math.min(top, bottom)))
+  },
   savedPositions() {
     try {
       const saved: unknown = JSON.parse(sessionStorage.getItem(POSITIONS_KEY) ?? '[]')

@@ -296,6 +296,16 @@ t.test('navigation engine', async (t) => {
     t.equal(await scrollOnceAt(page, 900), 900, 'Back from the other document is where it was')
   })
 
+  t.test('a reload of a #section URL returns to where the page was scrolled, not to the section', async (t) => {
+    const { page } = await open(t, '/long#section')
+    const past = await page.evaluate(() => Math.round(document.getElementById('section')!.getBoundingClientRect().top + window.scrollY) + 600)
+    await page.evaluate((y) => window.scrollTo(0, y), past)
+    t.equal(await scrollOnceAt(page, past), past, 'scrolled past the section')
+    await page.reload()
+    await waitForHydration(page)
+    t.equal(await scrollOnceAt(page, past), past, 'the reloaded page is back where it was')
+  })
+
   t.test('a link to /page#hash scrolls to that element', async (t) => {
     const tracked = await open(t, '/target')
     await tracked.page.getByRole('link', { name: 'Long section' }).click()

@@ -5,9 +5,9 @@ import t from 'tap'
 import { Arrival, KEPT_POSITIONS, type ArrivalDocument } from '../../../client/browser/arrival.js'
 
 /** `storage`: the tab's session storage, shared by the documents a test creates in turn. */
-function fakeDocument(storage: { positions: Array<[string, number]> } = { positions: [] }) {
+function fakeDocument(storage: { positions: Array<[string, number]> } = { positions: [] }, landingY = 0) {
   const calls: string[] = []
-  let scrollY = 0
+  let scrollY = landingY
   const document: ArrivalDocument = {
     scrollY: () => scrollY,
     scrollTo: (y) => {
@@ -16,20 +16,21 @@ function fakeDocument(storage: { positions: Array<[string, number]> } = { positi
     },
     scrollToHash: (hash) => calls.push(`hash ${hash || '(top)'}`),
     focusMain: () => calls.push('focus main'),
+    landingY: () => landingY,
     savedPositions: () => storage.positions,
     savePositions: (positions) => (storage.positions = positions),
   }
-  return { document, calls, scrollBy: (y: number) => (scrollY = y) }
+  return { document, calls, scrollAt: (y: number) => (scrollY = y) }
 }
 
 t.test('positions outlive the document: a reload, or Back from another site, returns to where the entry was', async (t) => {
   const storage = { positions: [] as Array<[string, number]> }
   const first = fakeDocument(storage)
   const arrival = new Arrival('a', first.document)
-  first.scrollBy(700)
+  first.scrollAt(700)
   const pushed = arrival.push('')
   arrival.arrive()
-  first.scrollBy(1500)
+  first.scrollAt(1500)
   arrival.leave() // pagehide
   t.same(new Map(storage.positions), new Map([['a', 700], [pushed, 1500]]), 'every entry kept')
 
@@ -47,17 +48,31 @@ t.test('positions outlive the document: a reload, or Back from another site, ret
   t.same(unknown.calls, [], 'an entry with no position stays where it is')
 
   const scrolledAlready = fakeDocument(storage)
-  scrolledAlready.scrollBy(300) // the user scrolled while the page hydrated
+  scrolledAlready.scrollAt(300) // the user scrolled while the page hydrated
   new Arrival(pushed, scrolledAlready.document).restore()
   t.same(scrolledAlready.calls, [], 'a page scrolled before the restore stays where it was scrolled to')
+
+  const atTheSection = fakeDocument(storage, 400) // a #section URL: the browser put the page at its element
+  new Arrival(pushed, atTheSection.document).restore()
+  t.same(atTheSection.calls, ['scrollTo 1500'], "a #section URL's page the reader has not scrolled goes back to where it was")
+
+  const atTheTop = fakeDocument(storage, 400)
+  atTheTop.scrollAt(0) // a #section URL reloaded in Chromium: at the top
+  new Arrival(pushed, atTheTop.document).restore()
+  t.same(atTheTop.calls, ['scrollTo 1500'], 'so does one the browser left at the top')
+
+  const pastTheSection = fakeDocument(storage, 400)
+  pastTheSection.scrollAt(900)
+  new Arrival(pushed, pastTheSection.document).restore()
+  t.same(pastTheSection.calls, [], 'one the reader scrolled from the section stays')
 })
 
 t.test('only the most recent positions are kept across documents', async (t) => {
   const storage = { positions: [] as Array<[string, number]> }
-  const { document, scrollBy } = fakeDocument(storage)
+  const { document, scrollAt } = fakeDocument(storage)
   const arrival = new Arrival('first', document)
   for (let i = 0; i < KEPT_POSITIONS + 10; i++) {
-    scrollBy(i)
+    scrollAt(i)
     arrival.push('')
   }
   arrival.leave()
@@ -88,12 +103,12 @@ t.test('a push goes to the top or the hash, then focuses the page, once', async 
 })
 
 t.test('back and forward return each entry to where it was scrolled', async (t) => {
-  const { document, calls, scrollBy } = fakeDocument()
+  const { document, calls, scrollAt } = fakeDocument()
   const arrival = new Arrival('a', document)
-  scrollBy(400)
+  scrollAt(400)
   const b = arrival.push('')
   arrival.arrive()
-  scrollBy(900)
+  scrollAt(900)
   arrival.pop('a') // back to a
   arrival.arrive()
   arrival.pop(b) // forward to b
@@ -104,15 +119,15 @@ t.test('back and forward return each entry to where it was scrolled', async (t) 
 })
 
 t.test('an entry the browser made itself (a plain #hash link) is adopted: no scroll, no focus, and Back returns to the one left', async (t) => {
-  const { document, calls, scrollBy } = fakeDocument()
+  const { document, calls, scrollAt } = fakeDocument()
   const arrival = new Arrival('page', document)
-  scrollBy(40)
+  scrollAt(40)
   const fragment = arrival.adopt()
   t.not(fragment, 'page', 'the new entry gets an id of its own')
   t.notOk(arrival.pending, 'nothing to arrive at')
   t.notOk(arrival.arrive())
   t.same(calls, [], 'the browser scrolled; focus stays')
-  scrollBy(2400)
+  scrollAt(2400)
   arrival.pop('page')
   arrival.arrive()
   t.same(calls, ['scrollTo 40', 'focus main'], 'Back: where the page was')
@@ -124,9 +139,9 @@ t.test("leaving keeps what another document of the tab saved since (a document b
   const restored = new Arrival('one', first.document)
   const second = fakeDocument(storage)
   const other = new Arrival('two', second.document)
-  second.scrollBy(800)
+  second.scrollAt(800)
   other.leave()
-  first.scrollBy(300)
+  first.scrollAt(300)
   restored.leave()
   t.same(new Map(storage.positions), new Map([['two', 800], ['one', 300]]), "both documents' entries are kept")
 })
