@@ -75,11 +75,15 @@ export function boundedStdout(maxBytes: number): LogDestination {
   stream.on('write', scheduleReport)
   // At exit pino writes what still waits, synchronously (its handler was registered
   // with the stream, so it runs before this one); the counts not reported yet follow
-  // it, or they would be lost with the pending timer.
+  // it, or they would be lost with the pending timer. Written synchronously too: there
+  // is no event loop left to finish an asynchronous write.
   process.on('exit', () => {
     clearTimeout(later)
-    report()
     try {
+      // sonic-boom reads its `sync` option on every write; its types leave the field out.
+      const sonicBoom = stream as unknown as { sync: boolean }
+      sonicBoom.sync = true
+      report()
       stream.flushSync()
     } catch {
       // stdout is gone: there is no one left to tell

@@ -59,7 +59,8 @@ t.test('a stalled stdout: lines past LOG_BUFFER_BYTES are dropped and counted, r
 })
 
 t.test('stopping while stdout is stalled: the lines lost since the last report are counted before the process exits', async (t) => {
-  const server = startServer(dist, { PORT: '0', SHUTDOWN_DELAY_MS: '0', LOG_BUFFER_BYTES: String(64 * 1024) })
+  // A short grace period: the server exits well within the report interval of the first drop.
+  const server = startServer(dist, { PORT: '0', SHUTDOWN_DELAY_MS: '0', SHUTDOWN_GRACE_MS: '1000', LOG_BUFFER_BYTES: String(64 * 1024) })
   t.teardown(() => void server.child.kill('SIGKILL'))
   const origin = await listeningOrigin(server)
   const before = server.logLines().length
@@ -80,5 +81,7 @@ t.test('stopping while stdout is stalled: the lines lost since the last report a
   t.ok(requestLines < 2 * requests, `some lines were lost (${requestLines} of ${2 * requests} came through)`)
   // At least: the shutdown's own lines may be among those dropped and counted.
   t.ok(requestLines + dropped >= 2 * requests, `every lost one was counted before the exit (${requestLines} + ${dropped} dropped)`)
-  t.ok(lines.some((line) => line.msg === 'stopped'), 'the last line of the shutdown came through')
+  const stopped = lines.findIndex((line) => line.msg === 'stopped')
+  t.ok(stopped >= 0, 'the last line of the shutdown came through')
+  t.match(lines.slice(stopped + 1), [{ level: 40, msg: /^log lines dropped/ }], 'and after it, at exit, the report of the lines dropped since the last one')
 })
