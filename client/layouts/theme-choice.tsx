@@ -5,9 +5,10 @@
  * data-theme>`, the attribute the server writes) and the same post, sent by fetch,
  * stores the choice; if it cannot be stored, the colours go back.
  *
- * A plain form rather than `<Form>`: the choice has no field errors to show and no page
- * data to reload, and the root layout is in every page's first load, where every
- * kilobyte counts.
+ * A plain form rather than `<Form>`: the choice has no fields to fill in (only a value
+ * the buttons never send can be refused, shown as one message) and no page data to
+ * reload, and the root layout is in every page's first load, where every kilobyte
+ * counts.
  *
  * The server's HTML cannot say which button is pressed on a static page (that page is
  * shared by everyone), so the stylesheet marks the current one from `<html data-theme>`,
@@ -40,7 +41,7 @@ export function ThemeChoice() {
   // A value the buttons never send (a crafted post, without JavaScript) comes back as
   // the page with the action's refusal: say why nothing changed.
   const refused = useContext(ActionStateContext)
-  const refusal = refused?.action === ACTION ? (refused.fieldErrors[FIELD] ?? refused.formError) : undefined
+  const [refusal, setRefusal] = useState(refused?.action === ACTION ? (refused.fieldErrors[FIELD] ?? refused.formError) : undefined)
   useEffect(() => setCurrent(documentTheme(document.documentElement.dataset.theme) ?? 'system'), [])
 
   async function choose(event: FormEvent<HTMLFormElement>) {
@@ -48,6 +49,7 @@ export function ThemeChoice() {
     const theme = submitter instanceof HTMLButtonElement ? submitter.value : undefined
     if (!isTheme(theme)) return // not one of ours: let the browser post it
     event.preventDefault()
+    setRefusal(undefined) // a choice of ours: the refusal of another value no longer applies
     const before = current
     const choice = ++latest.current
     applyTheme(theme)

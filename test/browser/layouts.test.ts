@@ -236,6 +236,32 @@ t.test('the theme choice in Chromium', async (t) => {
     for (const name of ['text', 'link', 'error', 'footer'] as const) t.ok(dark[name] >= 4.5, `dark: ${name} ${dark[name].toFixed(2)}:1 meets AA`)
   })
 
+  t.test('a refused choice: the page says why under the buttons, until a choice of ours', async (t) => {
+    const { page } = await openPage(t)
+    await page.goto(`${origin}/about`)
+    await waitForHydration(page)
+    // A value the buttons never send, posted as a document (no script of ours involved).
+    await page.evaluate(() => {
+      const form = document.createElement('form')
+      form.method = 'post'
+      for (const [name, value] of [['_action', 'theme'], ['theme', 'purple']]) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }))
+      document.body.append(form)
+      form.submit()
+    })
+    const theme = page.getByRole('form', { name: 'Colour theme' })
+    const message = theme.getByRole('alert')
+    await message.waitFor()
+    await waitForHydration(page)
+    t.equal(await message.textContent(), 'Choose light, dark or system.')
+    const buttons = await theme.getByRole('button', { name: 'Light' }).boundingBox()
+    const line = await message.boundingBox()
+    t.ok(line!.y >= buttons!.y + buttons!.height, 'on a line of its own, under the buttons')
+    await theme.getByRole('button', { name: 'Dark' }).click()
+    await page.locator('html[data-theme="dark"]').waitFor({ state: 'attached' })
+    await message.waitFor({ state: 'detached' })
+    t.equal(await theme.getByRole('alert').count(), 0, 'a choice of ours takes the message away')
+  })
+
   t.test('without JavaScript: the form posts, the page comes back in the chosen colours', async (t) => {
     const { page } = await openPage(t, { javaScriptEnabled: false, colorScheme: 'dark' })
     await page.goto(`${origin}/items/3`)
