@@ -62,8 +62,9 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   let onPopState: ((event: PopStateEvent) => void) | undefined
   window.addEventListener('popstate', (event) => onPopState?.(event))
   const module = payload.routeId !== undefined ? await firstPageModule(app.router.routes, modules, payload.routeId) : undefined
-  // An error screen in the document may be the refusal of a form post (413, 415, 403),
-  // which a later link to this URL, a GET, would not meet: it goes in already stale.
+  // An error screen in the document may answer a form post (its refusal: a 400, 403,
+  // 404, 413, 415, 429...), which a later link to this URL, a GET, would not meet: it
+  // goes in already stale.
   const fetchedAt = payload.kind === 'error' ? Number.NEGATIVE_INFINITY : undefined
   store.set(locationKey(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) }, fetchedAt)
 

@@ -75,6 +75,31 @@ t.test('the contact form', async (t) => {
   })
 })
 
+t.test("a form post's refusal as the document: a link to that page then loads the page, not the refusal again", async (t) => {
+  const { origin } = await listenTestApp(t)
+  const { page, dataRequests } = await openPage(t)
+  await page.goto(`${origin}/contact`)
+  await waitForHydration(page)
+  // Sent as a document (a form posted before the page hydrated, say): 2 MiB, past the 1 MiB limit.
+  const [refusal] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST'),
+    page.evaluate(() => {
+      const form = document.createElement('form')
+      form.method = 'post'
+      for (const [name, value] of [['_action', 'send'], ['message', 'x'.repeat(2 * 1024 * 1024)]]) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }))
+      document.body.append(form)
+      form.submit()
+    }),
+  ])
+  t.equal(refusal.status(), 413)
+  await page.locator('h1', { hasText: '413' }).waitFor()
+  await waitForHydration(page)
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Contact' }).click()
+  await page.locator('h1', { hasText: 'Contact' }).waitFor()
+  t.ok(dataRequests.includes(`${origin}/_data/contact`), 'the page was asked for, the refusal not shown again from memory')
+  t.ok(await page.getByLabel('Message').isVisible(), 'the form is back')
+})
+
 t.test('actions that change page data (fixture guestbook)', async (t) => {
   const { origin } = await listenTestApp(t, 'fixture')
 
