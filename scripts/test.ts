@@ -9,7 +9,7 @@
  * how. tap is given the files by name because TypeScript runs through tsx, not tap's
  * own plugin, and tap only globs for the extensions its plugins announce.
  *
- * A run of more than one file builds what the tests share first, once
+ * A run of more than one file that uses them builds what the tests share first, once
  * (test/helpers/build.ts, `prebuildForTests`), and removes it at the end.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
@@ -18,7 +18,7 @@ import { constants as osConstants } from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { needsOf, testFiles } from './test-files.js'
+import { needsOf, testFiles, usesSharedBuilds } from './test-files.js'
 import { newPrebuiltDir, PREBUILT_DIR_VARIABLE, prebuildForTests } from '../test/helpers/build.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -156,11 +156,12 @@ for (const tool of [CHROMIUM, NGINX, REDIS]) {
   const users = files.filter((file) => needsOf(projectRoot, file).includes(tool.need))
   if (users.length > 0) toolEnv[tool.variable] = ensureTool(tool, users)
 }
-// More than one file: the builds the tests share (the production client and server,
-// the fixture client) are made once here instead of once per test process (each takes
-// 15 s or more on two cores; most test files use one). The folder is named to the tests
-// by a variable, set for this run only (a run started from a test gets its own).
-const prebuilt = files.length > 1 ? newPrebuiltDir() : undefined
+// More than one file using them: the builds the tests share (the production client and
+// server, the fixture client) are made once here instead of once per test process (each
+// takes 15 s or more on two cores; most test files use one). The folder is named to the
+// tests by a variable, set for this run only (a run started from a test gets its own).
+const builders = files.filter((file) => usesSharedBuilds(projectRoot, file))
+const prebuilt = builders.length > 1 ? newPrebuiltDir() : undefined
 // Ctrl-C or a CI's SIGTERM: while building, the half-made builds are removed and the
 // run ends; once tap runs, tap stops its test processes and closes, and the builds are
 // removed when it does (below). Either way nothing is left in test/.build/.

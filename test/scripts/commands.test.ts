@@ -45,7 +45,7 @@ t.test('npm test -- <file> runs that file alone, with no type check and no tool 
 })
 
 t.test('Ctrl-C while npm test builds what the tests share ends the run and leaves nothing behind', async (t) => {
-  const files = ['test/shared/digest.test.ts', 'test/shared/html.test.ts']
+  const files = ['test/server/theme.test.ts', 'test/server/layouts.test.ts'] // both start the application
   const copy = copyProject(t, 'interrupted', [...files, 'test/helpers', 'test/fixtures'])
   const builds = path.join(copy.dir, 'test/.build')
   const run = spawn(process.execPath, ['--import', 'tsx', 'scripts/test.ts', ...files], { cwd: copy.dir, stdio: 'ignore' })
@@ -56,6 +56,16 @@ t.test('Ctrl-C while npm test builds what the tests share ends the run and leave
   run.kill('SIGINT')
   t.equal(await exited, 130, 'the run ends as interrupted')
   t.same(readdirSync(builds), [], 'the half-made builds were removed')
+})
+
+t.test('npm test -- <files> that start no application builds nothing first', async (t) => {
+  const files = ['test/shared/digest.test.ts', 'test/shared/html.test.ts']
+  const copy = copyProject(t, 'no-builds', [...files, 'test/helpers'])
+  const result = run(copy.dir, ['test', '--', ...files])
+  t.equal(result.status, 0, result.output.slice(-600))
+  t.match(result.output, /assertions: [1-9]\d* passed, 0 failed/)
+  t.notMatch(result.output, /Built the client/, 'no shared build was made')
+  t.notOk(existsSync(path.join(copy.dir, 'test/.build')), 'nor a folder for one')
 })
 
 t.test('a tool a chosen file declares is looked for before any test runs', async (t) => {
