@@ -19,7 +19,7 @@ import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { needsOf, testFiles, usesSharedBuilds } from './test-files.js'
-import { newPrebuiltDir, PREBUILT_DIR_VARIABLE, prebuildForTests } from '../test/helpers/build.js'
+import { newBuildDir, PREBUILT_DIR_VARIABLE, prebuildForTests } from '../test/helpers/build.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 interface Tool {
@@ -161,7 +161,7 @@ for (const tool of [CHROMIUM, NGINX, REDIS]) {
 // takes 15 s or more on two cores; most test files use one). The folder is named to the
 // tests by a variable, set for this run only (a run started from a test gets its own).
 const builders = files.filter((file) => usesSharedBuilds(projectRoot, file))
-const prebuilt = builders.length > 1 ? newPrebuiltDir() : undefined
+const prebuilt = builders.length > 1 ? newBuildDir('prebuilt') : undefined
 // Ctrl-C or a CI's SIGTERM: while building, the half-made builds are removed and the
 // run ends; once tap runs, tap stops its test processes and closes, and the builds are
 // removed when it does (below). Either way nothing is left in test/.build/.

@@ -7,10 +7,10 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
-import { projectRoot } from '../helpers/build.js'
+import { newBuildDir, projectRoot } from '../helpers/build.js'
 import { copiesFrom, envOf, execForm, healthcheckOf, instructionsOf, parseDockerfile, readDockerfile, type Stage } from '../helpers/dockerfile.js'
 import { startInFlightPost, waitUntilRefused } from '../helpers/in-flight.js'
 import { freePort } from '../helpers/ports.js'
@@ -134,7 +134,7 @@ t.test('as PID 1 of its own PID namespace, with the image\'s environment: SIGTER
     return
   }
   // The image's layout: the working directory holds dist/ (a link to this test's build).
-  const app = mkdtempSync(path.join(projectRoot, 'test/.build/image-'))
+  const app = newBuildDir('image')
   t.teardown(() => rmSync(app, { recursive: true, force: true }))
   symlinkSync(dist, path.join(app, 'dist'))
 

@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { copyFileSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
-import { projectRoot } from '../helpers/build.js'
+import { newBuildDir, projectRoot } from '../helpers/build.js'
 import { startInFlightPost, waitUntilRefused } from '../helpers/in-flight.js'
 import { freePort } from '../helpers/ports.js'
 import { buildDist, waitForOutput, type PrintingProcess } from '../helpers/server-process.js'
@@ -21,7 +21,7 @@ t.test('npm run serve: SIGTERM to npm drains an in-flight request and exits 0', 
   const scripts = (JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
   t.match(scripts.serve, /^exec node dist\/server\/main\.js$/, 'the script replaces its shell with node')
   // A deploy's folder: this package.json beside a built dist/ (a link to this test's build).
-  const dir = mkdtempSync(path.join(projectRoot, 'test/.build/serve-'))
+  const dir = newBuildDir('serve')
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   copyFileSync(path.join(projectRoot, 'package.json'), path.join(dir, 'package.json'))
   symlinkSync(dist, path.join(dir, 'dist'))

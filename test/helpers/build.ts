@@ -45,15 +45,15 @@ export async function buildProductionDist(dist: string): Promise<void> {
 }
 
 /**
- * A new folder for the shared builds, under test/.build/ (inside the project, so the
- * server bundle resolves node_modules as a deploy's does).
+ * A new folder named `<prefix>-*` under test/.build/: inside the project, so a server
+ * bundle there resolves node_modules as a deploy's does. Its maker removes it.
  */
-export function newPrebuiltDir(): string {
+export function newBuildDir(prefix: string): string {
   mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
-  return mkdtempSync(path.join(projectRoot, 'test/.build/prebuilt-'))
+  return mkdtempSync(path.join(projectRoot, `test/.build/${prefix}-`))
 }
 
-/** Builds everything the tests use into `dir` (from `newPrebuiltDir`); a failure removes it. */
+/** Builds everything the tests use into `dir` (`newBuildDir('prebuilt')`); a failure removes it. */
 export async function prebuildForTests(dir: string): Promise<void> {
   const layout = prebuiltLayout(dir)
   try {

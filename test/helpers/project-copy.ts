@@ -2,9 +2,9 @@
  * A copy of the project that a test may edit freely, under test/.build/ (so
  * node_modules resolve as in the checkout), removed with the test.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { projectRoot } from './build.js'
+import { newBuildDir, projectRoot } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
@@ -31,8 +31,7 @@ export interface ProjectCopy {
 
 /** Copies the project, plus `extra` files (relative paths, such as one test file). */
 export function copyProject(t: Test, prefix: string, extra: readonly string[] = []): ProjectCopy {
-  mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
-  const dir = mkdtempSync(path.join(projectRoot, `test/.build/${prefix}-`))
+  const dir = newBuildDir(prefix)
   for (const name of [...PROJECT_FILES, ...extra]) {
     mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
     cpSync(path.join(projectRoot, name), path.join(dir, name), { recursive: true })

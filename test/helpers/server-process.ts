@@ -6,9 +6,9 @@
  * like a deploy does).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { buildProductionDist, prebuiltDist, projectRoot } from './build.js'
+import { buildProductionDist, newBuildDir, prebuiltDist, projectRoot } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
@@ -34,8 +34,7 @@ export function buildDist(t: Test): Promise<string> {
   const shared = prebuiltDist()
   if (shared) return Promise.resolve(shared)
   built ??= (async () => {
-    mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
-    const dist = mkdtempSync(path.join(projectRoot, 'test/.build/dist-'))
+    const dist = newBuildDir('dist')
     await buildProductionDist(dist)
     return dist
   })()
