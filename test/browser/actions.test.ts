@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
-import { openPage, waitForHydration } from '../helpers/browser.js'
+import { openPage, postAsDocument, waitForHydration } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
 
 t.test('the contact form', async (t) => {
@@ -81,16 +81,7 @@ t.test("a form post's refusal as the document: a link to that page then loads th
   await page.goto(`${origin}/contact`)
   await waitForHydration(page)
   // Sent as a document (a form posted before the page hydrated, say): 2 MiB, past the 1 MiB limit.
-  const [refusal] = await Promise.all([
-    page.waitForResponse((response) => response.request().method() === 'POST'),
-    page.evaluate(() => {
-      const form = document.createElement('form')
-      form.method = 'post'
-      for (const [name, value] of [['_action', 'send'], ['message', 'x'.repeat(2 * 1024 * 1024)]]) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }))
-      document.body.append(form)
-      form.submit()
-    }),
-  ])
+  const refusal = await postAsDocument(page, { _action: 'send', message: 'x'.repeat(2 * 1024 * 1024) })
   t.equal(refusal.status(), 413)
   await page.locator('h1', { hasText: '413' }).waitFor()
   await waitForHydration(page)

@@ -8,7 +8,7 @@
  */
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
-import { openPage, waitForHydration } from '../helpers/browser.js'
+import { openPage, postAsDocument, waitForHydration } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
 import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 
@@ -241,13 +241,7 @@ t.test('the theme choice in Chromium', async (t) => {
     await page.goto(`${origin}/about`)
     await waitForHydration(page)
     // A value the buttons never send, posted as a document (no script of ours involved).
-    await page.evaluate(() => {
-      const form = document.createElement('form')
-      form.method = 'post'
-      for (const [name, value] of [['_action', 'theme'], ['theme', 'purple']]) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }))
-      document.body.append(form)
-      form.submit()
-    })
+    await postAsDocument(page, { _action: 'theme', theme: 'purple' })
     const theme = page.getByRole('form', { name: 'Colour theme' })
     const message = theme.getByRole('alert')
     await message.waitFor()

@@ -5,7 +5,7 @@
  * (`expectedErrors`); tests may assert on the recorded ones too.
  */
 import tap from 'tap'
-import { chromium, type Browser, type BrowserContextOptions, type Page, type Request } from 'playwright-core'
+import { chromium, type Browser, type BrowserContextOptions, type Page, type Request, type Response } from 'playwright-core'
 
 type Test = { teardown(fn: () => unknown): void; fail(message: string): unknown }
 
@@ -93,4 +93,23 @@ export async function openPage(
 /** Resolves once React has hydrated the page (client/browser/start.tsx marks `<html>`). */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
+}
+
+/**
+ * Posts `fields` to the page's URL as a document load, as a form sent before the page
+ * hydrated (or from a crafted page) arrives: none of the app's scripts take part.
+ * Resolves with the answer to the post; the browser then shows it.
+ */
+export async function postAsDocument(page: Page, fields: Readonly<Record<string, string>>): Promise<Response> {
+  const [answer] = await Promise.all([
+    page.waitForResponse((response) => response.request().method() === 'POST'),
+    page.evaluate((fields) => {
+      const form = document.createElement('form')
+      form.method = 'post'
+      for (const [name, value] of Object.entries(fields)) form.append(Object.assign(document.createElement('input'), { type: 'hidden', name, value }))
+      document.body.append(form)
+      form.submit()
+    }, fields),
+  ])
+  return answer
 }
