@@ -10,6 +10,14 @@ import { waitUntil } from '../helpers/wait.js'
 
 const dist = await buildDist(t)
 
+type LogLine = Record<string, any>
+/** The warnings that count dropped lines. */
+const dropReports = (lines: readonly LogLine[]) => lines.filter((line) => line.msg?.startsWith('log lines dropped'))
+/** How many lines the reports among `lines` say were dropped. */
+const droppedCount = (lines: readonly LogLine[]) => dropReports(lines).reduce((sum, line) => sum + (line.droppedLines as number), 0)
+/** The request log lines that came through: two a request. */
+const requestLineCount = (lines: readonly LogLine[]) => lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length
+
 t.test('a stalled stdout: lines past LOG_BUFFER_BYTES are dropped and counted, requests still answered', async (t) => {
   const bound = 128 * 1024
   const server = startServer(dist, { PORT: '0', SHUTDOWN_DELAY_MS: '0', LOG_BUFFER_BYTES: String(bound) })
@@ -39,17 +47,16 @@ t.test('a stalled stdout: lines past LOG_BUFFER_BYTES are dropped and counted, r
   // what was lost until then): wait until every line came through or was counted.
   const accounted = () => {
     const lines = server.logLines().slice(before)
-    const dropped = lines.filter((line) => line.msg?.startsWith('log lines dropped')).reduce((sum, line) => sum + (line.droppedLines as number), 0)
-    return lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length + dropped >= 2 * requests
+    return requestLineCount(lines) + droppedCount(lines) >= 2 * requests
   }
   await waitUntil(accounted, 'the server reports the dropped lines', 25_000)
   const lines = server.logLines().slice(before)
-  const reports = lines.filter((line) => line.msg?.startsWith('log lines dropped'))
+  const reports = dropReports(lines)
   t.equal(reports[0]!.level, 40, 'a warning')
   t.match(reports[0]!.msg, /LOG_BUFFER_BYTES \(131072\)/, 'naming the setting')
-  const dropped = reports.reduce((sum, line) => sum + (line.droppedLines as number), 0)
+  const dropped = droppedCount(lines)
   const droppedBytes = reports.reduce((sum, line) => sum + (line.droppedBytes as number), 0)
-  const requestLines = lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length
+  const requestLines = requestLineCount(lines)
   // Two lines a request; what came through plus what was counted is all of them.
   t.ok(requestLines < 2 * requests, `some lines were lost (${requestLines} of ${2 * requests} came through)`)
   t.ok(requestLines + dropped >= 2 * requests, `and every lost one was counted (${dropped} dropped)`)
@@ -76,8 +83,8 @@ t.test('stopping while stdout is stalled: the lines lost since the last report a
   t.equal(await exited, 0, 'the server stopped cleanly')
 
   const lines = server.logLines().slice(before)
-  const dropped = lines.filter((line) => line.msg?.startsWith('log lines dropped')).reduce((sum, line) => sum + (line.droppedLines as number), 0)
-  const requestLines = lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length
+  const dropped = droppedCount(lines)
+  const requestLines = requestLineCount(lines)
   t.ok(requestLines < 2 * requests, `some lines were lost (${requestLines} of ${2 * requests} came through)`)
   // At least: the shutdown's own lines may be among those dropped and counted.
   t.ok(requestLines + dropped >= 2 * requests, `every lost one was counted before the exit (${requestLines} + ${dropped} dropped)`)
