@@ -64,6 +64,11 @@ export interface CollectedResponse {
   readonly control: ResponseControl
   /** The visitor's session, opened when first used. */
   readonly session: SessionControl
+  /**
+   * True once what the browser holds was changed: a cookie set or deleted, the session
+   * changed (a flash message taken counts). Such an answer is for this request alone.
+   */
+  readonly changesState: boolean
   /** Applies what was collected to the answer about to go out. */
   applyTo(reply: FastifyReply): void
 }
@@ -76,6 +81,7 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
   if (existing) return existing
   const effects: Effect[] = []
   let applied = 0
+  let cookieChanged = false
   const session = requestSession(request, request.server.sessionCodec)
   const secure = isHttps(request)
   const control: ResponseControl = {
@@ -93,12 +99,14 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
       }
       // Serialized now, so a bad value fails in the loader (a 500 with its digest), not while sending.
       request.server.serializeCookie(name, value, settings)
+      cookieChanged = true
       effects.push((reply) => void reply.setCookie(name, value, settings))
     },
     deleteCookie(name, options = {}) {
       if (!COOKIE_NAME.test(name)) throw new TypeError(`Cookie name ${JSON.stringify(name)} is not a valid token`)
       // With the attributes setCookie gives by default, so the deletion looks like the cookie it ends.
       const settings = { path: options.path ?? '/', httpOnly: true, secure, sameSite: 'lax' as const, ...(options.domain ? { domain: options.domain } : {}) }
+      cookieChanged = true
       effects.push((reply) => void reply.clearCookie(name, settings))
     },
     setHeader(name, value) {
@@ -112,6 +120,9 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
     cookies: request.cookies,
     control,
     session: session.control,
+    get changesState() {
+      return cookieChanged || session.changed
+    },
     applyTo(reply) {
       // Once per effect: an action's answer may be the page its loader rendered after it.
       for (; applied < effects.length; applied++) effects[applied]!(reply)

@@ -60,6 +60,8 @@ export interface SessionCodec {
 /** A request's session, opened on first use only (a page that never asks costs nothing). */
 export interface RequestSession {
   readonly control: SessionControl
+  /** True once something was set in, or taken from, the session (a flash message taken counts). */
+  readonly changed: boolean
   /** Sets or expires the session cookie when the session changed. */
   applyTo(reply: FastifyReply): void
 }
@@ -88,6 +90,9 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
   }
   return {
     control,
+    get changed() {
+      return session?.changed ?? false
+    },
     applyTo(reply) {
       if (!session?.changed) return
       const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(request) }

@@ -48,6 +48,12 @@ export interface PagePayload<Data = unknown> extends PayloadBase, InLayouts {
   readonly data: Data
   /** After a refused submission (no JavaScript): the errors and submitted values. */
   readonly action?: ActionState
+  /**
+   * Its loaders changed what the browser holds (set or deleted a cookie, changed the
+   * session: a flash message taken). Shown where it was asked for, never reused from
+   * the browser's page cache: a later visit asks again, as it would without JavaScript.
+   */
+  readonly once?: true
 }
 
 /** No route matched, a param failed its check, or the loader threw `notFound()`. */

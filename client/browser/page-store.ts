@@ -49,16 +49,17 @@ export class PageStore implements PageSource {
   /**
    * True while the cached page of `key` is young enough to show without asking again:
    * 300 s for a static route, 30 s otherwise, from when it was fetched. Never fresh,
-   * so the next visit asks again: a server failure's screen, and a page rendered again
-   * with a refused form's errors (422), which answered a post; a later visit by a link
-   * is another request, a GET. (The first document's refusal of a post, a 403, 413 or
-   * 415 screen, goes in already stale: see `start`.)
+   * so the next visit asks again: a server failure's screen; a page rendered again
+   * with a refused form's errors (422), which answered a post (a later visit by a link
+   * is another request, a GET); a page whose loaders changed the visitor's state
+   * (`once`: a flash message shown once). (The first document's refusal of a post, a
+   * 403, 413 or 415 screen, goes in already stale: see `start`.)
    */
   isFresh(key: string): boolean {
     const entry = this.#entries.get(key)
     if (!entry) return false
     const { payload } = entry.page
-    if ((payload.kind === 'error' && payload.status >= 500) || (payload.kind === 'page' && payload.action)) return false
+    if ((payload.kind === 'error' && payload.status >= 500) || (payload.kind === 'page' && (payload.action || payload.once))) return false
     const ttl = payload.kind === 'page' && payload.mode === 'static' ? STATIC_DATA_TTL_MS : DYNAMIC_DATA_TTL_MS
     return this.#now() - entry.fetchedAt < ttl
   }

@@ -152,6 +152,7 @@ export async function resolvePage(
     params: match.params,
     data: pageResult.value,
     ...withLayouts(layouts),
+    ...(response?.changesState ? { once: true as const } : {}),
   }
   return withResponse({ kind: 'screen', payload })
 }

@@ -54,3 +54,14 @@ t.test('without SESSION_SECRET the server still runs, with one warning saying wh
   const cookie = sessionCookie(await sendMessage(app))
   t.match((await app.inject({ url: '/contact', headers: { cookie } })).body, 'Thank you', 'sessions work within the process')
 })
+
+t.test("the page data that takes a flash message says it is for once; the next, without one, does not", async (t) => {
+  const { app } = await createTestApp(t, 'production', { config: { sessionSecrets: [K1] } })
+  const cookie = sessionCookie(await sendMessage(app))
+  const thanked = await app.inject({ url: '/_data/contact', headers: { cookie, accept: 'application/json' } })
+  t.match(thanked.json(), { kind: 'page', data: { thanks: /^Thank you, Ann Example/ }, once: true }, 'the browser never reuses it from its cache')
+  const emptied = sessionCookie(thanked)
+  const plain = await app.inject({ url: '/_data/contact', headers: { cookie: emptied, accept: 'application/json' } })
+  t.match(plain.json(), { kind: 'page', data: { thanks: null } })
+  t.equal(plain.json().once, undefined, 'nothing changed: an ordinary page, cached for its lifetime')
+})

@@ -2,7 +2,7 @@ import t from 'tap'
 import { PageModules } from '../../../client/browser/page-modules.js'
 import { PageStore } from '../../../client/browser/page-store.js'
 import { LayoutData } from '../../../client/browser/layout-data.js'
-import type { ScreenPayload } from '../../../shared/page-payload.js'
+import type { PagePayload, ScreenPayload } from '../../../shared/page-payload.js'
 import { createRouter } from '../../../shared/route-table.js'
 
 function storeAt(clock: { now: number }) {
@@ -62,6 +62,15 @@ t.test('a not-found page or a refusal is cached like a dynamic page; a server fa
   t.equal(store.isFresh('/too-big'), false, "a form post's refusal, put in as the first document's stale")
   t.equal(store.isFresh('/refused'), false, "a page rendered again with a refused form's errors")
   t.ok(store.read('/broken'), 'still readable, for the page showing it')
+})
+
+t.test("a page whose loaders changed the visitor's state (a flash message taken) is never fresh", async (t) => {
+  const store = storeAt({ now: 0 })
+  store.set('/thanked', { payload: { ...(page('dynamic') as PagePayload), once: true } })
+  store.set('/plain', { payload: page('dynamic') })
+  t.equal(store.isFresh('/thanked'), false, 'the next visit asks again')
+  t.equal(store.isFresh('/plain'), true)
+  t.ok(store.read('/thanked'), 'still readable, for the page showing it')
 })
 
 t.test('clear() forgets every page', async (t) => {
