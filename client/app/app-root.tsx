@@ -1,5 +1,5 @@
 import { useEffect } from 'react'
-import { Router } from 'wouter'
+import { Router, type AroundNavHandler } from 'wouter'
 import { NavigationContext, type AppNavigation } from './navigation-context.js'
 import { PageSourceContext, type PageSource } from './page-source.js'
 import { NavigationProgress, RouteAnnouncer } from './navigation-status.js'
@@ -15,19 +15,21 @@ export interface AppRootProps {
   readonly ssrSearch?: string
   /** Browser only: loads pages ahead of and during navigation. */
   readonly navigation?: AppNavigation
+  /** Browser only, while there is no `navigation` yet: how a link navigates meanwhile. */
+  readonly navigateBeforeEngine?: AroundNavHandler
   /** Browser only: called once, after hydration has committed. */
   readonly onHydrated?: () => void
 }
 
 /** The whole React tree. The server and the browser render this same tree. */
-export function AppRoot({ source, layouts, ssrPath, ssrSearch, navigation, onHydrated }: AppRootProps) {
+export function AppRoot({ source, layouts, ssrPath, ssrSearch, navigation, navigateBeforeEngine, onHydrated }: AppRootProps) {
   // Effects never run on the server, and the first one runs right after hydration.
   useEffect(() => onHydrated?.(), [onHydrated])
   return (
     <PageSourceContext.Provider value={source}>
       <LayoutsContext.Provider value={layouts ?? null}>
         <NavigationContext.Provider value={navigation ?? null}>
-          <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={navigation?.aroundNav}>
+          <Router ssrPath={ssrPath} ssrSearch={ssrSearch} aroundNav={navigation?.aroundNav ?? navigateBeforeEngine}>
             <NavigationProgress />
             <PageHost />
             <RouteAnnouncer />

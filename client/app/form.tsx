@@ -101,14 +101,18 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
       body = new URLSearchParams()
       for (const [key, value] of data) if (typeof value === 'string') body.append(key, value)
     }
+    const sentFrom = window.location.pathname + window.location.search
+    const navigationsBefore = engine?.navigations
     try {
       const sent = (share: number) => setProgress(Math.floor(share * 100))
-      const answer = (await postForm(window.location.pathname + window.location.search, body, sent)) as
-        | ActionResponse
-        | { error?: { message?: string } }
+      const answer = (await postForm(sentFrom, body, sent)) as ActionResponse | { error?: { message?: string } }
+      // The user went on while it was sent (a link, Back): the action happened, but its
+      // page no longer decides where they are, as a newer navigation supersedes an older one.
+      const movedOn = window.location.pathname + window.location.search !== sentFrom || engine?.navigations !== navigationsBefore
       if ('ok' in answer && answer.ok) {
         setState(undefined)
-        afterSuccess(answer.redirect, form)
+        if (movedOn) engine?.clearCache()
+        else afterSuccess(answer.redirect, form)
       } else if ('ok' in answer) {
         refusedHere.current = true
         setRefusals((count) => count + 1)

@@ -30,6 +30,8 @@ export interface AppNavigation {
   refresh(): void
   /** Forgets every cached page. */
   clearCache(): void
+  /** How many navigations have begun (links, `navigate()`, Back and Forward): a form sent before compares it to know the user moved on. */
+  readonly navigations: number
   /** The page host shows the page of `key` now. */
   pageShown(key: string, title: string, kind: ScreenPayload['kind']): void
 }

@@ -3,7 +3,7 @@ import { useRouter } from 'wouter'
 import { locationKey } from '../../shared/location.js'
 import { NavigationContext } from './navigation-context.js'
 import { PageSourceContext, type ReadyPage } from './page-source.js'
-import { applyHeadTags, headTagsOf, titleOf } from './page-head.js'
+import { applyHeadTags, ERROR_TITLE, headTagsOf, titleOf } from './page-head.js'
 import { LayoutsContext, Screen } from './screen.js'
 
 /**
@@ -31,8 +31,17 @@ export function PageHost() {
   // Before paint: the title, then scroll and focus for a page that arrived by navigation.
   useLayoutEffect(() => {
     if (!shown) return
-    document.title = titleOf(shown.page)
-    applyHeadTags(headTagsOf(shown.page, layouts))
+    try {
+      document.title = titleOf(shown.page)
+      applyHeadTags(headTagsOf(shown.page, layouts))
+    } catch (error) {
+      // A page's `title()` or `head()` that throws (data it did not expect) must not take
+      // the whole app down, as an error thrown here would: the page still shows (or its
+      // boundary does), under the error title, and the error is reported like any other.
+      document.title = ERROR_TITLE
+      applyHeadTags([])
+      reportError(error)
+    }
     engine?.pageShown(shown.key, document.title, shown.page.payload.kind)
   }, [shown, engine, layouts])
 

@@ -104,7 +104,10 @@ function Content({ page, owners }: { readonly page: ReadyPage; readonly owners: 
     case 'page': {
       if (!module) throw new Error(`Page module of route "${payload.routeId}" is not loaded`)
       const { Component } = module as PageModule
-      return <Component data={payload.data as never} params={payload.params as never} />
+      // Another value of the route's params is another page: its state starts afresh (a
+      // counter on one item list is not the next list's), as Next.js remounts a page whose
+      // dynamic segment changed. The query is the same page's: its state stays.
+      return <Component key={JSON.stringify(payload.params)} data={payload.data as never} params={payload.params as never} />
     }
     case 'not-found': {
       const NotFound = nearest(owners, 'NotFound')

@@ -11,7 +11,8 @@
  * - prefetching (prefetch-queue.ts, link-visibility.ts), skipped when saving data.
  * This class wires them to history and to the page host, and tells listeners
  * (monitoring) what navigations do. Back/forward never pass through `aroundNav`: the
- * popstate listener records where to scroll, and the page host reads the
+ * popstate listener records where to scroll and loads a page the cache does not hold
+ * (under the same progress bar and deadline), and the page host reads the
  * location-keyed cache like any other time.
  */
 import type { NavigateOptions } from 'wouter'
@@ -124,6 +125,10 @@ export class NavigationEngine implements AppNavigation {
     this.#store.clear()
   }
 
+  get navigations(): number {
+    return this.#loading.started
+  }
+
   /**
    * The page host shows the page of `key` (after hydration, a navigation, a refresh).
    * Only a page that arrived by navigation moves scroll and focus; a refresh of the
@@ -166,12 +171,28 @@ export class NavigationEngine implements AppNavigation {
       history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.adopt() }, '')
       return
     }
-    this.#loading.supersede() // whatever was loading is superseded by the move through history
+    const ticket = this.#loading.begin() // whatever was loading is superseded by the move through history
     this.#status.setSlow(false)
     this.#arrival.pop(entry)
-    this.#emit({ type: 'start', to: currentKey() })
+    const key = currentKey()
+    this.#emit({ type: 'start', to: key })
     // Same page, another entry (a #hash): nothing will render, so arrive now.
-    if (currentKey() === this.#shown?.key) this.#arrive(document.title)
+    if (key === this.#shown?.key) this.#arrive(document.title)
+    else if (!this.#store.read(key)) this.#loadEntry(key, ticket)
+  }
+
+  /**
+   * Back or Forward to a page the cache does not hold: the previous page stays on screen
+   * while it loads, as for a link, with the same progress bar and the same deadline
+   * (past it, or for what cannot be shown in place, a document load of the entry).
+   */
+  #loadEntry(key: string, ticket: number): void {
+    void this.#loading.load(key, ticket).then((result) => {
+      if (!result) return // superseded: the newer navigation decides
+      this.#status.setSlow(false)
+      if (result.kind === 'ready') this.#store.set(key, result.page, result.fetchedAt)
+      else this.#hardNavigate(result.kind === 'redirect' ? result.location : window.location.href)
+    })
   }
 
   #navigate(

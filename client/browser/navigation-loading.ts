@@ -44,9 +44,9 @@ export class NavigationLoading {
     return ++this.#latest
   }
 
-  /** Supersedes whatever is loading (a move through history, which loads on its own). */
-  supersede(): void {
-    this.#latest++
+  /** How many navigations have begun or superseded the one before. */
+  get started(): number {
+    return this.#latest
   }
 
   isCurrent(ticket: number): boolean {

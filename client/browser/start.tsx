@@ -5,8 +5,9 @@
  *
  * The navigation engine (client-side navigation with loading first, scroll and focus,
  * prefetching) is not needed to hydrate: its chunk starts loading with hydration and
- * is attached right after, off the first load's critical path. Until then a link
- * still navigates (wouter's own way: the URL first, the page as soon as it is loaded).
+ * is attached right after, off the first load's critical path. A link clicked before
+ * then is a document load, as without JavaScript: in place, it would change the URL
+ * first and show the page without the engine's scroll, focus and announcement.
  */
 import { flushSync } from 'react-dom'
 import { hydrateRoot, type Root } from 'react-dom/client'
@@ -34,8 +35,10 @@ export interface ClientApp<Table extends RouteTable, Layouts extends LayoutTable
  * A document load. A path is put after this origin as it is, never resolved as a
  * relative URL: `//host/x` (a location key can look like that) stays on this site.
  */
-function hardNavigate(url: string): void {
-  window.location.assign(url.startsWith('/') ? window.location.origin + url : url)
+function hardNavigate(url: string, replace = false): void {
+  const absolute = url.startsWith('/') ? window.location.origin + url : url
+  if (replace) window.location.replace(absolute)
+  else window.location.assign(absolute)
 }
 
 export async function startClient<Table extends RouteTable, Layouts extends LayoutTable>(app: ClientApp<Table, Layouts>): Promise<void> {
@@ -70,7 +73,13 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
 
   const layouts = { router: app.router, modules: app.layouts }
   const tree = (navigation: NavigationEngine | undefined, onCommitted: () => void) => (
-    <AppRoot source={store} layouts={layouts} navigation={navigation} onHydrated={onCommitted} />
+    <AppRoot
+      source={store}
+      layouts={layouts}
+      navigation={navigation}
+      navigateBeforeEngine={(_navigate, to, options) => hardNavigate(to, options?.replace)}
+      onHydrated={onCommitted}
+    />
   )
   let hydrated!: () => void
   const hydration = new Promise<void>((resolve) => (hydrated = resolve))

@@ -6,7 +6,7 @@
  */
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
-import { openPage, postAsDocument, waitForHydration } from '../helpers/browser.js'
+import { openPage, postAsDocument, settleAfter, waitForHydration } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
 
 t.test('the contact form', async (t) => {
@@ -45,6 +45,49 @@ t.test('the contact form', async (t) => {
     t.same(documentRequests, [`${origin}/contact`], 'no document load: the form and the reload of its data ran in the page')
     t.ok(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Grace Hopper'))
     t.same(errors, [])
+  })
+
+  t.test('the thanks shows once: Contact again by a link asks the server, and shows the form', async (t) => {
+    const { page, dataRequests } = await openPage(t)
+    await page.goto(`${origin}/contact`)
+    await waitForHydration(page)
+    await page.getByLabel('Name').fill('Ada')
+    await page.getByLabel('Email').fill('ada@example.com')
+    await page.getByLabel('Message').fill('Once')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await page.locator('h1', { hasText: 'Thank you' }).waitFor()
+    const main = page.getByRole('navigation', { name: 'Main' })
+    await main.getByRole('link', { name: 'About' }).click()
+    await page.locator('h1', { hasText: 'About' }).waitFor()
+    const asked = dataRequests.filter((url) => url === `${origin}/_data/contact`).length
+    await main.getByRole('link', { name: 'Contact' }).click()
+    await page.locator('h1', { hasText: 'Contact' }).waitFor()
+    t.equal(await page.getByText('Thank you').count(), 0, 'not thanked again')
+    t.equal(dataRequests.filter((url) => url === `${origin}/_data/contact`).length, asked + 1, 'the page was asked for again')
+  })
+
+  t.test('a link followed while the message is being sent: the answer does not take the user back', async (t) => {
+    const tracked = await openPage(t)
+    const { page } = tracked
+    let release: (() => Promise<void>) | undefined
+    await page.route(`${origin}/contact`, (route) => {
+      if (route.request().method() !== 'POST') return route.continue()
+      release = () => route.continue()
+    })
+    await page.goto(`${origin}/contact`)
+    await waitForHydration(page)
+    await page.getByLabel('Name').fill('Grace')
+    await page.getByLabel('Email').fill('grace@example.com')
+    await page.getByLabel('Message').fill('Sent while leaving')
+    await page.getByRole('button', { name: 'Send' }).click()
+    await waitUntil(() => release !== undefined, 'the post is held')
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click()
+    await page.locator('h1', { hasText: 'About' }).waitFor()
+    await release!()
+    await settleAfter(tracked, `${origin}/contact`) // the answer is in, and was handled
+    t.equal(page.url(), `${origin}/about`, 'still on About')
+    t.equal(await page.locator('h1').textContent(), 'About')
+    t.ok(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Grace'), 'the message was sent all the same')
   })
 
   t.test('without JavaScript: the same form works with full page loads', async (t) => {

@@ -43,6 +43,36 @@ t.test('the items layout of the production app', async (t) => {
     t.equal(answer.layouts, undefined, 'and the answer left it out')
     t.equal(answer.data.title, 'Item list 2')
   })
+  t.test("the page's own state starts afresh on another list (the layout's stays); a title that throws leaves the app standing", async (t) => {
+    const { page } = await openPage(t, {}, [/Cannot read properties of undefined/])
+    // List 5's data as its page's head() does not expect it (no rows): see the end.
+    await page.route(`${origin}/_data/items/5`, async (route) => {
+      const response = await route.fetch()
+      const { data, ...rest } = await response.json()
+      await route.fulfill({ response, json: { ...rest, data: { ...data, rows: undefined } } })
+    })
+    await page.goto(`${origin}/items/1`)
+    await waitForHydration(page)
+    const counter = page.locator('main button.counter')
+    for (let i = 0; i < 3; i++) await counter.click()
+    t.equal(await counter.textContent(), 'Clicked 3 times')
+    const sidebar = page.getByRole('complementary', { name: 'Item lists' })
+    await sidebar.getByRole('searchbox', { name: 'Filter lists' }).fill('list')
+    await sidebar.getByRole('link', { name: 'Item list 2' }).click()
+    await page.locator('main h1', { hasText: 'Item list 2' }).waitFor()
+    t.equal(await counter.textContent(), 'Clicked 0 times', "list 2's counter is its own")
+    t.equal(await sidebar.getByRole('searchbox', { name: 'Filter lists' }).inputValue(), 'list', 'the layout kept its state')
+
+    // The list's boundary shows, the chrome stays.
+    await sidebar.getByRole('link', { name: 'Item list 5' }).click()
+    await page.getByRole('heading', { name: 'This item list could not be shown.' }).waitFor()
+    t.equal(await page.title(), 'Application error')
+    t.ok(await page.getByRole('navigation', { name: 'Main' }).isVisible(), 'the header is still there')
+    await sidebar.getByRole('link', { name: 'Item list 3' }).click()
+    await page.locator('main h1', { hasText: 'Item list 3' }).waitFor()
+    t.equal(await page.title(), 'Item list 3', 'and the next page shows as usual')
+  })
+
   t.test('the chrome is set in one face, the body text\'s, and the current page is marked without bold', async (t) => {
     const { page } = await openPage(t)
     await page.goto(`${origin}/items/3`)

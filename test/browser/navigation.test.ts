@@ -8,47 +8,11 @@
 import type { Page, Route } from 'playwright-core'
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
-import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
+import { openPage, settle, settleAfter, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
 import { LINK_COUNT } from '../fixtures/app/routes.js'
 
 type Test = Parameters<typeof openPage>[0]
-
-/** Lets the main thread run: React commits and effects have happened after this. */
-async function settle(tracked: TrackedPage): Promise<void> {
-  await tracked.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
-}
-
-/**
- * Waits until the page itself has received every one of `urls` whole (their resource
- * timing entries, written when a body is in), then lets it run. A prefetched page goes
- * into the cache only once both its data and its route's chunk are in; until then a
- * click joins the load still under way. Playwright's `requestfinished` comes from the
- * browser's network side and can precede that on a loaded machine.
- */
-async function settleAfter(tracked: TrackedPage, ...urls: string[]): Promise<void> {
-  // An observer, not performance.getEntriesByName: Playwright's clock replaces `performance` with a stub that has no entries.
-  const arrived = tracked.page.evaluate(
-    (urls) =>
-      new Promise<void>((resolve) => {
-        const missing = new Set(urls)
-        const observer = new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) missing.delete(entry.name)
-          if (missing.size > 0) return
-          observer.disconnect()
-          resolve()
-        })
-        observer.observe({ type: 'resource', buffered: true })
-      }),
-    urls,
-  )
-  let timer: NodeJS.Timeout | undefined
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the page did not receive ${urls.join(' and ')} within 10 s`)), 10_000)
-  })
-  await Promise.race([arrived, timeout]).finally(() => clearTimeout(timer))
-  await settle(tracked)
-}
 
 /**
  * The page's scroll position once it is `y`, or wherever it is after 10 s: an
@@ -380,6 +344,41 @@ t.test('navigation engine', async (t) => {
     await link.click()
     await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
     t.same(tracked.dataRequests, [`${origin}/_data/target?i=4`])
+  })
+
+  t.test('Forward to a page the cache no longer holds: progress while it loads, a document load past 3800 ms', async (t) => {
+    const tracked = await open(t, '/counter', ({ page }) => page.clock.install())
+    const { page } = tracked
+    await page.getByRole('link', { name: 'Static' }).click()
+    await page.locator('h1', { hasText: 'Static' }).waitFor()
+    await page.goBack()
+    await page.locator('h1', { hasText: 'Counter' }).waitFor()
+    const loads = Number(/\d+/.exec((await page.locator('.count').textContent()) ?? '')?.[0])
+    await page.getByRole('button', { name: 'Refresh' }).click() // empties the cache
+    await page.waitForFunction((n) => document.querySelector('.count')?.textContent === `Loaded ${n} times`, loads + 1)
+    await page.route(`${origin}/_data/static-page`, () => {}) // never answered
+    const asked = countOf(tracked, '/static-page')
+    await page.goForward()
+    await waitUntil(() => countOf(tracked, '/static-page') === asked + 1, 'the data request')
+    t.equal(page.url(), `${origin}/static-page`)
+    await page.clock.fastForward(200)
+    await page.getByRole('progressbar', { name: 'Loading page' }).waitFor()
+    t.equal(await page.locator('h1').textContent(), 'Counter', 'the page before stays while it loads')
+    const documentLoad = page.waitForRequest((request) => request.resourceType() === 'document' && request.url() === `${origin}/static-page`)
+    await page.clock.fastForward(3_700)
+    await documentLoad
+    await page.locator('h1', { hasText: 'Static' }).waitFor()
+  })
+
+  t.test('a link clicked after hydration but before the engine has loaded is a document load', async (t) => {
+    const tracked = await openPage(t)
+    const { page } = tracked
+    await page.route(/\/assets\/navigation-engine-[^/]+\.js$/, () => {}) // held: the engine never arrives
+    await page.goto(`${origin}/links`)
+    await page.waitForFunction(() => performance.getEntriesByName('app:hydrated').length > 0)
+    await page.getByRole('link', { name: 'Static' }).click()
+    await page.locator('h1', { hasText: 'Static' }).waitFor()
+    t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/static-page`], 'the browser loaded the page')
   })
 
   t.test('refresh() loads the current page again and empties the cache', async (t) => {

@@ -113,3 +113,39 @@ export async function postAsDocument(page: Page, fields: Readonly<Record<string,
   ])
   return answer
 }
+
+/** Lets the main thread run: React commits and effects have happened after this. */
+export async function settle(tracked: TrackedPage): Promise<void> {
+  await tracked.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))))
+}
+
+/**
+ * Waits until the page itself has received every one of `urls` whole (their resource
+ * timing entries, written when a body is in), then lets it run. A prefetched page goes
+ * into the cache only once both its data and its route's chunk are in; until then a
+ * click joins the load still under way. Playwright's `requestfinished` comes from the
+ * browser's network side and can precede that on a loaded machine.
+ */
+export async function settleAfter(tracked: TrackedPage, ...urls: string[]): Promise<void> {
+  // An observer, not performance.getEntriesByName: Playwright's clock replaces `performance` with a stub that has no entries.
+  const arrived = tracked.page.evaluate(
+    (urls) =>
+      new Promise<void>((resolve) => {
+        const missing = new Set(urls)
+        const observer = new PerformanceObserver((list) => {
+          for (const entry of list.getEntries()) missing.delete(entry.name)
+          if (missing.size > 0) return
+          observer.disconnect()
+          resolve()
+        })
+        observer.observe({ type: 'resource', buffered: true })
+      }),
+    urls,
+  )
+  let timer: NodeJS.Timeout | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the page did not receive ${urls.join(' and ')} within 10 s`)), 10_000)
+  })
+  await Promise.race([arrived, timeout]).finally(() => clearTimeout(timer))
+  await settle(tracked)
+}

@@ -60,9 +60,11 @@ t.test('a newer navigation supersedes an older one, whose result is dropped', as
   t.equal(await first, undefined, 'superseded')
   t.ok(await second, 'the newer one counts')
   const third = loading.load('/c', loading.begin())
-  loading.supersede() // back/forward
+  const started = loading.started
+  loading.begin() // back/forward
   answer('/c')
   t.equal(await third, undefined, 'a move through history supersedes too')
+  t.equal(loading.started, started + 1, 'and counts as a navigation begun')
 })
 
 t.test('past the deadline the result is a reload', async (t) => {
