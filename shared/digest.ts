@@ -1,7 +1,8 @@
 /**
  * A short, stable fingerprint of an unexpected error: the same bug gives the same
  * digest, so the digest a user reads off the error page finds the log line and the
- * monitoring event. It hashes the error's name, message and the top of its stack with
+ * monitoring event. It hashes the error's name, message (a system error's code and
+ * call) and the top of its stack with
  * line and column numbers dropped, so one build's and the next build's reports of one
  * bug still agree when unrelated code above it moves.
  */
@@ -15,7 +16,16 @@ function fingerprint(error: unknown): string {
     .filter((line) => /^\s+at /.test(line))
     .slice(0, STACK_FRAMES)
     .map((line) => line.trim().replace(/:\d+:\d+\)?$/, '').replace(/\?[^\s)]*/, ''))
-  return [error.name, error.message, ...frames].join('\n')
+  return [error.name, describe(error), ...frames].join('\n')
+}
+
+/**
+ * What the error says, without what changes between two occurrences of one bug: a
+ * system error's message names the path or address it failed on (`ENOENT: no such file
+ * or directory, open '/tmp/upload-<uuid>'`), so its code and system call stand for it.
+ */
+function describe(error: Error & { code?: unknown; syscall?: unknown }): string {
+  return typeof error.code === 'string' && typeof error.syscall === 'string' ? `${error.code} ${error.syscall}` : error.message
 }
 
 /** cyrb53: a fast 53-bit string hash, plenty for telling bugs apart. */
