@@ -231,6 +231,14 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
       })
     }
   })
+  // An answer that goes out before the request's body has all arrived (a refusal: a
+  // cross-site post, a wrong method or type, a rate limit) closes the connection after
+  // it: kept open, Node would take in the rest of the body, however large, to reuse it.
+  // Fastify closes it after a body parser's error for the same reason.
+  app.addHook('onSend', function closeUnreadBody(request, reply, payload, done) {
+    if (!request.raw.complete) reply.header('connection', 'close')
+    done(null, payload)
+  })
   const errorReporter = options.errorReporter ?? noopReporter
   app.decorate('errorReporter', errorReporter)
 

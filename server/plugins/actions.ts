@@ -60,11 +60,6 @@ function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json')
 }
 
-/** Said by the header alone: the body parser has not run yet when the origin is checked. */
-function isMultipartPost(request: FastifyRequest): boolean {
-  return /^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')
-}
-
 export default async function actionsPlugin(fastify: FastifyInstance, opts: ActionsPluginOptions) {
   const allowedOrigins = new Set(opts.allowedOrigins)
   const { pages, uploads } = opts
@@ -81,9 +76,6 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
   ) {
     const digest = failure?.digest
     reply.header('cache-control', NO_STORE)
-    // A form with files refused before its end (a limit, a cross-origin post) is not read
-    // any further: the connection closes after the answer instead of taking in the rest.
-    if (isMultipartPost(request) && !request.raw.readableEnded) reply.header('connection', 'close')
     if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, digest))
     const location = locationOfTarget(request.url)
     if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)

@@ -415,3 +415,49 @@ t.test('small edges: /assets/ is a 404, a method an /api route does not take is 
     t.equal(res.json().error.code, 'APP_ERR_METHOD_NOT_ALLOWED', type)
   }
 })
+
+/**
+ * Writes `head`, then body bytes up to `total` as fast as the server takes them, until
+ * the server closes the connection or all is sent; the answer read meanwhile.
+ */
+function sendUntilClosed(origin: string, head: string, total: number): Promise<{ answer: string; sent: number }> {
+  const { hostname, port } = new URL(origin)
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname)
+    const chunk = Buffer.alloc(64 * 1024, 'a')
+    let answer = ''
+    let sent = 0
+    let closed = false
+    socket.on('data', (data) => (answer += data.toString('latin1')))
+    socket.on('error', () => {}) // a reset while writing is the server closing
+    socket.on('close', () => {
+      closed = true
+      resolve({ answer, sent })
+    })
+    const pump = () => {
+      while (!closed && sent < total) {
+        sent += chunk.length
+        if (!socket.write(chunk)) return void socket.once('drain', pump)
+      }
+      // All sent and the connection still open: it was kept for the next request.
+      if (!closed) socket.end()
+    }
+    socket.write(head, pump)
+  })
+}
+
+t.test('a request refused before its body is read: the connection closes, the rest of the body is never taken in', async (t) => {
+  const { origin } = await listenTestApp(t)
+  const total = 64 * 1024 * 1024
+  const cases: Array<[label: string, head: string, status: number]> = [
+    ['a cross-site form post', 'POST /about HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\nContent-Type: application/x-www-form-urlencoded', 403],
+    ['a method the page does not take', 'PUT /about HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain', 405],
+    ['a form of a type no action reads', 'POST /contact HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost:80\r\nContent-Type: text/plain', 415],
+  ]
+  for (const [label, head, status] of cases) {
+    const { answer, sent } = await sendUntilClosed(origin, `${head}\r\nContent-Length: ${total}\r\n\r\n`, total)
+    t.match(answer, new RegExp(`^HTTP/1\\.1 ${status} `), `${label}: ${status}`)
+    t.match(answer, /\r\nconnection: close\r\n/i, `${label}: Connection: close`)
+    t.ok(sent < total, `${label}: closed after ${sent} of ${total} bytes`)
+  }
+})
