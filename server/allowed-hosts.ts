@@ -6,7 +6,8 @@
  * cannot tell.
  *
  * - `ALLOWED_HOSTS` set: only those names (`app.example.com`; `.example.com` for it
- *   and its subdomains; `:port` to pin a port; `*` for any).
+ *   and its subdomains; `:port` to pin a port, which a Host without a port meets when
+ *   it is the scheme's own, 443 or 80; `*` for any).
  * - unset, listening on a loopback address (the default): only `localhost`,
  *   `127.0.0.1` and `[::1]`, on any port.
  * - unset on another address: every name, and a warning at start.
@@ -52,9 +53,14 @@ export function parseHostPattern(entry: string): HostPattern | undefined {
   return { kind: 'name', hostname: name.hostname, subdomains, port: name.port }
 }
 
-function matches(pattern: HostPattern, host: HostName): boolean {
+/**
+ * A pinned port matches the port a host names, or, when it names none (as browsers do
+ * for the scheme's own port), the scheme's default: `app.example.com:443` is
+ * `Host: app.example.com` over https.
+ */
+function matches(pattern: HostPattern, host: HostName, defaultPort: string): boolean {
   if (pattern.kind === 'any') return true
-  if (pattern.port !== undefined && pattern.port !== host.port) return false
+  if (pattern.port !== undefined && pattern.port !== (host.port ?? defaultPort)) return false
   if (host.hostname === pattern.hostname) return true
   return pattern.subdomains && host.hostname.endsWith(`.${pattern.hostname}`)
 }
@@ -70,8 +76,11 @@ export function isLoopbackAddress(host: string): boolean {
 export type HostVerdict = 'allowed' | 'malformed' | 'refused'
 
 export interface HostPolicy {
-  /** The verdict on the host a request names (undefined: it named none). */
-  check(host: string | undefined): HostVerdict
+  /**
+   * The verdict on the host a request names (undefined: it named none), reached over
+   * https or not (which port a host without one means).
+   */
+  check(host: string | undefined, https?: boolean): HostVerdict
   /** Said once at start when every host is answered without the operator having chosen so. */
   readonly warning: string | undefined
 }
@@ -80,18 +89,19 @@ export function hostPolicy(listenHost: string, allowedHosts: readonly HostPatter
   const implicitAny = allowedHosts === undefined && !isLoopbackAddress(listenHost)
   const patterns = allowedHosts ?? (implicitAny ? [{ kind: 'any' as const }] : LOOPBACK_NAMES)
   const anyHost = patterns.some((pattern) => pattern.kind === 'any')
-  function verdictOn(host: string): HostVerdict {
+  function verdictOn(host: string, https: boolean): HostVerdict {
     const name = parseHostName(host)
     if (!name) return 'malformed'
     if (anyHost) return 'allowed'
-    return patterns.some((pattern) => matches(pattern, name)) ? 'allowed' : 'refused'
+    const defaultPort = https ? '443' : '80'
+    return patterns.some((pattern) => matches(pattern, name, defaultPort)) ? 'allowed' : 'refused'
   }
   // Nearly every request names the same host as the one before: decide that once.
-  let last: { host: string; verdict: HostVerdict } = { host: '', verdict: verdictOn('') }
+  let last: { host: string; https: boolean; verdict: HostVerdict } = { host: '', https: false, verdict: verdictOn('', false) }
   return {
-    check(host) {
+    check(host, https = false) {
       if (host === undefined) return 'allowed'
-      if (host !== last.host) last = { host, verdict: verdictOn(host) }
+      if (host !== last.host || https !== last.https) last = { host, https, verdict: verdictOn(host, https) }
       return last.verdict
     },
     warning: implicitAny

@@ -13,6 +13,7 @@ import type { BuildManifest } from '../shared/build-manifest.js'
 import { readManifest } from './manifest.js'
 import { readInlineStyle } from './render/inline-style.js'
 import { hostPolicy } from './allowed-hosts.js'
+import { isHttps } from './request-scheme.js'
 import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type Refusal, type Refusals } from './http-errors.js'
 import { ErrorCode } from '../shared/errors.js'
 import { originForm, splitTarget, targetAuthority } from '../shared/location.js'
@@ -200,18 +201,20 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     // What the request names: a trusted proxy's X-Forwarded-Host, else Host ('' for
     // none, which only HTTP/1.0 may send, and which names nothing to refuse).
     const named = request.host
-    const verdict = named === '' && sentHost === undefined ? 'allowed' : hosts.check(named)
+    const verdict = named === '' && sentHost === undefined ? 'allowed' : hosts.check(named, isHttps(request))
     if (verdict === 'malformed') {
       return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The Host header is not a host name.' })
     }
     // An absolute-form target (`GET http://host/x`) names a host of its own, which
-    // HTTP says wins over Host: it must be one this server answers too.
-    const authority = targetAuthority(request.raw.url ?? '/')
-    const targetVerdict = authority === undefined ? 'allowed' : hosts.check(authority)
+    // HTTP says wins over Host (RFC 9112, 3.2.2): that one must be a host this server
+    // answers, and Host is then not asked to be (it must still be a host name).
+    const target = request.raw.url ?? '/'
+    const authority = targetAuthority(target)
+    const targetVerdict = authority === undefined ? 'allowed' : hosts.check(authority, /^https:/i.test(target))
     if (targetVerdict === 'malformed') {
       return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The host in the request target is not a host name.' })
     }
-    if ((verdict === 'refused' || targetVerdict === 'refused') && !PROBE_PATHS.has(splitTarget(originForm(request.url)).pathname)) {
+    if ((authority === undefined ? verdict : targetVerdict) === 'refused' && !PROBE_PATHS.has(splitTarget(originForm(request.url)).pathname)) {
       request.log.warn({ host: request.host }, 'request for a host this server does not answer refused')
       return refuseEarly(request, reply, {
         status: 421,

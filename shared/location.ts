@@ -95,7 +95,10 @@ export function canonicalLocation(pathname: string, search: string): CanonicalLo
 export function originForm(target: string): string {
   if (target.startsWith('/')) return target
   const authority = /^https?:\/\/[^/?#]*/i.exec(target)
-  return authority ? target.slice(authority[0].length) || '/' : target
+  if (!authority) return target
+  // An empty path is `/` (RFC 3986, 6.2.3): `http://host?x=1` is `/?x=1`.
+  const rest = target.slice(authority[0].length)
+  return rest.startsWith('/') ? rest : `/${rest}`
 }
 
 /**

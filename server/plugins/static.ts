@@ -7,6 +7,7 @@
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../shared/errors.js'
+import { originForm } from '../../shared/location.js'
 import { refuseMethod, statusOf, type Refusal } from '../http-errors.js'
 
 export interface StaticPluginOptions {
@@ -30,6 +31,9 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     // Any other method would reach the not-found handler, but only after Fastify's
     // not-found route has read a JSON or text body: refused here, before.
     if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
+    // @fastify/static finds the file from the raw target, which in absolute form
+    // (`GET http://host/assets/x.js`, what a proxy may send) never starts with its prefix.
+    if (request.raw.url !== undefined && !request.raw.url.startsWith('/')) request.raw.url = originForm(request.raw.url)
     // HTTP reads `x-gzip` as gzip; @fastify/static reads only `gzip` (and `*`), so a
     // client asking for x-gzip would get the raw file compressed again per request by
     // @fastify/compress. Named as gzip, it gets the build's `.gz`, as every other does.

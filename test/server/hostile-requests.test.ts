@@ -229,8 +229,14 @@ t.test('what else names a host: an absolute-form target, a port', async (t) => {
   const elsewhere = await get('http://evil.example/items/7')
   t.equal(elsewhere.status, 421, 'the target names a host this server does not answer, whatever Host says')
   assertAppAnswer(t, elsewhere.headers, elsewhere.body, 'absolute form', 'evil.example')
-  t.equal((await get('http://localhost:3000/about', 'evil.example')).status, 421, 'and Host must be one too')
+  t.equal((await get('http://localhost:3000/about', 'evil.example')).status, 200, 'Host is then not asked to be one (RFC 9112, 3.2.2)')
   t.equal((await get('http://localhost:3000/about')).status, 200, 'both answered: the page')
+  t.equal((await get('http://localhost:3000?x=1')).status, 200, 'an empty path with a query is /')
+  const html = (await get('http://localhost:3000/about')).body
+  const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!
+  const asset = await get(`http://localhost:3000${script}`)
+  t.equal(asset.status, 200, 'and its assets load in the absolute form too')
+  t.match(asset.headers['content-type'], /javascript/)
   const malformed = await get('http://-evil-/about')
   t.equal(malformed.status, 400)
   t.match(malformed.body, 'The host in the request target is not a host name.')
@@ -372,7 +378,7 @@ t.test('a method an address does not take is a 405 with Allow, in the form of it
 t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
   const { app } = await createTestApp(t, 'production', {
     config: {
-      allowedHosts: ['shop.example', '.example.org', 'pinned.example:8443'].map((entry) => parseHostPattern(entry)!),
+      allowedHosts: ['shop.example', '.example.org', 'pinned.example:8443', 'secure.example:443', 'plain.example:80'].map((entry) => parseHostPattern(entry)!),
       trustProxy: ['127.0.0.1'],
     },
   })
@@ -384,6 +390,11 @@ t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
   t.equal(await status({ host: 'a.b.example.org' }), 200, 'and its subdomains')
   t.equal(await status({ host: 'pinned.example:8443' }), 200)
   t.equal(await status({ host: 'pinned.example' }), 421, 'a pinned port must match')
+  // A browser leaves the scheme's own port out of Host.
+  t.equal(await status({ host: 'secure.example', 'x-forwarded-proto': 'https' }), 200, ':443 pinned, Host without a port over https')
+  t.equal(await status({ host: 'secure.example' }), 421, '...but not over http')
+  t.equal(await status({ host: 'plain.example' }), 200, ':80 pinned, Host without a port over http')
+  t.equal(await status({ host: 'plain.example', 'x-forwarded-proto': 'https' }), 421, '...but not over https')
   t.equal(await status({ host: 'localhost' }), 421, 'loopback names only when listed')
   t.equal(await status({ host: 'evil.example' }), 421)
   t.equal(await status({ host: 'notshop.example' }), 421)
