@@ -25,7 +25,7 @@ import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
 import fastifyCookie from '@fastify/cookie'
 import fastifyCompress from '@fastify/compress'
-import { COMPRESSION_THRESHOLD_BYTES, DYNAMIC_BROTLI_PARAMS, DYNAMIC_GZIP_LEVEL } from './compression.js'
+import { acceptedEncodingHeader, COMPRESSION_THRESHOLD_BYTES, DYNAMIC_BROTLI_PARAMS, DYNAMIC_GZIP_LEVEL } from './compression.js'
 import fastifySecureSession from '@fastify/secure-session'
 import { SESSION_COOKIE, SESSION_MAX_AGE_S, sessionKeys, UNSET_SECRET_WARNING, type SessionCodec } from './session.js'
 import actionsPlugin from './plugins/actions.js'
@@ -280,6 +280,12 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   // compressed from the build, static pages are compressed once. Never in development.
   const compression = config.compression && !development
   if (compression) {
+    // One negotiation for every part that encodes (server/compression.ts).
+    app.addHook('onRequest', function chooseEncoding(request, _reply, done) {
+      const accepted = acceptedEncodingHeader(request.headers['accept-encoding'])
+      if (accepted !== undefined) request.headers['accept-encoding'] = accepted
+      done()
+    })
     app.register(fastifyCompress, {
       encodings: ['br', 'gzip'],
       threshold: COMPRESSION_THRESHOLD_BYTES,

@@ -9,7 +9,6 @@
  * - Assets: compressed by the build (`.br` at quality 11, `.gz` at level 9) and served
  *   as they are by @fastify/static.
  */
-import { negotiate } from '@fastify/accept-negotiator'
 import zlib from 'node:zlib'
 import { promisify } from 'node:util'
 import type { Transform } from 'node:stream'
@@ -38,15 +37,43 @@ export const DYNAMIC_BROTLI_PARAMS = {
 export const COMPRESSION_THRESHOLD_BYTES = 1024
 
 /**
- * The encoding to send for an Accept-Encoding header: exactly the choice
- * @fastify/compress makes for the answers it compresses (the same negotiator, `*` and
- * `x-gzip` read as gzip), so a page compressed here and one compressed there never
- * disagree. Undefined for none.
+ * The encoding to send for an Accept-Encoding header (RFC 9110, 12.5.3), undefined for
+ * none: of br and gzip, the one with the higher weight, br on a tie; a coding listed
+ * with `q=0` is refused, `*` weighs every coding not listed, `x-gzip` is gzip. The app
+ * rewrites the request's header to this one choice before anything encodes
+ * (`acceptedEncodingHeader`), so @fastify/compress, @fastify/static and the static
+ * page cache never disagree (their own negotiators read `*` as gzip, even where gzip
+ * is refused). Nearly every request sends the same header as the one before: decided
+ * once.
  */
 export function negotiateEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (acceptEncoding === undefined) return undefined
-  const chosen = negotiate(acceptEncoding.toLowerCase().replace(/\*|x-gzip/gu, 'gzip'), ['br', 'gzip'])
-  return chosen === 'br' || chosen === 'gzip' ? chosen : undefined
+  if (acceptEncoding !== lastNegotiation.header) lastNegotiation = { header: acceptEncoding, chosen: chooseEncoding(acceptEncoding) }
+  return lastNegotiation.chosen
+}
+
+let lastNegotiation: { header: string; chosen: Encoding | undefined } = { header: '', chosen: undefined }
+
+const CODING = /^\s*([!#$%&'*+.^_`|~0-9a-z-]+)\s*(?:;\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*)?$/i
+
+function chooseEncoding(header: string): Encoding | undefined {
+  const weights = new Map<string, number>()
+  for (const part of header.split(',')) {
+    const match = CODING.exec(part)
+    if (!match) continue // not a coding, or a weight that is not one: as if not sent
+    const coding = match[1]!.toLowerCase() === 'x-gzip' ? 'gzip' : match[1]!.toLowerCase()
+    if (!weights.has(coding)) weights.set(coding, match[2] === undefined ? 1 : Number(match[2]))
+  }
+  const weightOf = (coding: Encoding) => weights.get(coding) ?? weights.get('*') ?? 0
+  const br = weightOf('br')
+  const gzip = weightOf('gzip')
+  if (br > 0 && br >= gzip) return 'br'
+  return gzip > 0 ? 'gzip' : undefined
+}
+
+/** What the request's Accept-Encoding is rewritten to: the one coding chosen, or `identity`. */
+export function acceptedEncodingHeader(acceptEncoding: string | undefined): string | undefined {
+  return acceptEncoding === undefined ? undefined : (negotiateEncoding(acceptEncoding) ?? 'identity')
 }
 
 const brotli = promisify(zlib.brotliCompress)

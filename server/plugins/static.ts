@@ -34,11 +34,6 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     // @fastify/static finds the file from the raw target, which in absolute form
     // (`GET http://host/assets/x.js`, what a proxy may send) never starts with its prefix.
     if (request.raw.url !== undefined && !request.raw.url.startsWith('/')) request.raw.url = originForm(request.raw.url)
-    // HTTP reads `x-gzip` as gzip; @fastify/static reads only `gzip` (and `*`), so a
-    // client asking for x-gzip would get the raw file compressed again per request by
-    // @fastify/compress. Named as gzip, it gets the build's `.gz`, as every other does.
-    const acceptEncoding = request.headers['accept-encoding']
-    if (opts.compression && acceptEncoding?.toLowerCase().includes('x-gzip')) request.headers['accept-encoding'] = acceptEncoding.replace(X_GZIP, 'gzip')
     // If-Range holds only for a strong entity tag that matches (RFC 9110, 13.1.5): a weak
     // one never does, nor a date, as assets have no Last-Modified; then the whole file is
     // sent. `send` finds a weak tag in the header by substring, and takes a date as fresh.
@@ -79,8 +74,6 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     allowedPath: (pathname) => !/\.(map|br|gz)$/.test(pathname) && !pathname.endsWith('/'),
   })
 }
-
-const X_GZIP = /\bx-gzip\b/giu
 
 /** `send`'s refusals, by status. It answers 400 only for a NUL byte: the router refuses malformed percent-encoding first. */
 const ASSET_REFUSALS: Readonly<Record<number, Refusal>> = {

@@ -25,7 +25,14 @@ t.test('the encoding a client gets from its Accept-Encoding', async (t) => {
     ['br;q=0, gzip', 'gzip'],
     ['BR', 'br'],
     ['x-gzip', 'gzip'],
-    ['*', 'gzip'],
+    ['*', 'br'],
+    // q=0 refuses a coding, and `*` weighs only the codings not listed (RFC 9110, 12.5.3).
+    ['br;q=0, gzip;q=0, *', undefined],
+    ['gzip;q=0, *', 'br'],
+    ['br;q=0, *;q=0.5', 'gzip'],
+    ['*;q=0', undefined],
+    ['br;q=0.5, gzip', 'gzip'],
+    ['gzip;q=oops, br;q=0.2', 'br'],
     ['identity', undefined],
     ['deflate', undefined],
     [';;,,,', undefined],
@@ -35,11 +42,13 @@ t.test('the encoding a client gets from its Accept-Encoding', async (t) => {
 
 t.test('a page the app compresses and one @fastify/compress compresses get the same encoding', async (t) => {
   const { app } = await createTestApp(t)
-  const headers = ['gzip, deflate, br', 'x-gzip', '*', 'br;q=0.1, gzip;q=1', 'gzip;q=0, br', 'identity', 'deflate', 'br;q=0, gzip;q=0']
+  const headers = ['gzip, deflate, br', 'x-gzip', '*', 'br;q=0.1, gzip;q=1', 'gzip;q=0, br', 'identity', 'deflate', 'br;q=0, gzip;q=0', 'br;q=0, gzip;q=0, *', 'gzip;q=0, *']
   for (const acceptEncoding of headers) {
     const staticPage = await app.inject({ url: '/about', headers: { 'accept-encoding': acceptEncoding } })
     const dynamicPage = await app.inject({ url: '/items/7', headers: { 'accept-encoding': acceptEncoding } })
-    t.equal(staticPage.headers['content-encoding'], dynamicPage.headers['content-encoding'], `${acceptEncoding}: ${dynamicPage.headers['content-encoding']}`)
+    const chosen = negotiateEncoding(acceptEncoding)
+    t.equal(dynamicPage.headers['content-encoding'], chosen, `${acceptEncoding}: ${chosen ?? 'none'} for a page compressed per answer`)
+    t.equal(staticPage.headers['content-encoding'], chosen, `${acceptEncoding}: and for one compressed once`)
     t.notMatch(String(staticPage.headers.vary), /accept-encoding.*accept-encoding/i, `${acceptEncoding}: Vary names it once`)
   }
 })
@@ -91,12 +100,17 @@ t.test('compression on (the default)', async (t) => {
       t.equal(decode(encoding, res.rawPayload), raw.toString(), `${encoding}: the same file`)
       t.same(res.rawPayload, await readFile(path.join(build.clientDir, `${entry}.${encoding === 'br' ? 'br' : 'gz'}`)), 'the build\'s own bytes')
     }
-    // HTTP reads x-gzip as gzip, and `*` as any: the build's .gz, never a compression per request.
-    for (const acceptEncoding of ['x-gzip', 'X-GZIP;q=0.5, identity;q=0.1', '*']) {
+    // HTTP reads x-gzip as gzip: the build's .gz, never a compression per request.
+    for (const acceptEncoding of ['x-gzip', 'X-GZIP;q=0.5, identity;q=0.1', 'br;q=0, *']) {
       const res = await get(entry, acceptEncoding)
       t.equal(res.headers['content-encoding'], 'gzip', acceptEncoding)
       t.same(res.rawPayload, await readFile(path.join(build.clientDir, `${entry}.gz`)), `${acceptEncoding}: the build's .gz`)
     }
+    const star = await get(entry, '*')
+    t.same(star.rawPayload, await readFile(path.join(build.clientDir, `${entry}.br`)), '*: any coding, so the preferred one, the .br')
+    const refused = await get(entry, 'br;q=0, gzip;q=0, *')
+    t.equal(refused.headers['content-encoding'], undefined, 'both refused by name: the file as it is, whatever * says')
+    t.equal(refused.rawPayload.length, raw.length)
     const identity = await get(entry)
     t.equal(identity.headers['content-encoding'], undefined)
     t.equal(identity.rawPayload.length, raw.length)
