@@ -281,7 +281,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   const compression = config.compression && !development
   if (compression) {
     // One negotiation for every part that encodes (server/compression.ts).
-    app.addHook('onRequest', function chooseEncoding(request, _reply, done) {
+    app.addHook('onRequest', function settleAcceptEncoding(request, _reply, done) {
       const accepted = acceptedEncodingHeader(request.headers['accept-encoding'])
       if (accepted !== undefined) request.headers['accept-encoding'] = accepted
       done()

@@ -43,11 +43,15 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024
  * rewrites the request's header to this one choice before anything encodes
  * (`acceptedEncodingHeader`), so @fastify/compress, @fastify/static and the static
  * page cache never disagree (their own negotiators read `*` as gzip, even where gzip
- * is refused). Nearly every request sends the same header as the one before: decided
- * once.
+ * is refused); what they read then is taken as it is. Nearly every request sends the
+ * same header as the one before: decided once.
  */
 export function negotiateEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (acceptEncoding === undefined) return undefined
+  // A header already rewritten to its choice (read again by the page responder): as it
+  // is, so the one remembered stays the browsers' own.
+  if (acceptEncoding === 'br' || acceptEncoding === 'gzip') return acceptEncoding
+  if (acceptEncoding === 'identity') return undefined
   if (acceptEncoding !== lastNegotiation.header) lastNegotiation = { header: acceptEncoding, chosen: chooseEncoding(acceptEncoding) }
   return lastNegotiation.chosen
 }
