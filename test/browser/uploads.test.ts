@@ -11,7 +11,7 @@ import path from 'node:path'
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
 import { listenTestApp } from '../helpers/app.js'
-import { openPage, waitForHydration } from '../helpers/browser.js'
+import { fillContactForm, openPage, waitForHydration } from '../helpers/browser.js'
 import { fileOf } from '../helpers/multipart.js'
 import { MiB } from '../../shared/uploads.js'
 
@@ -24,9 +24,7 @@ async function contactApp(t: Test) {
 }
 
 async function fillMessage(page: Page, name: string, file: { name: string; mimeType: string; buffer: Buffer }) {
-  await page.getByLabel('Name').fill(name)
-  await page.getByLabel('Email').fill('sender@example.com')
-  await page.getByLabel('Message').fill('With a file')
+  await fillContactForm(page, name, 'With a file')
   await page.getByLabel('Attachment').setInputFiles(file)
 }
 

@@ -149,3 +149,10 @@ export async function settleAfter(tracked: TrackedPage, ...urls: string[]): Prom
   await Promise.race([arrived, timeout]).finally(() => clearTimeout(timer))
   await settle(tracked)
 }
+
+/** Fills the production app's contact form with a valid message from `name`. */
+export async function fillContactForm(page: Page, name: string, message: string): Promise<void> {
+  await page.getByLabel('Name').fill(name)
+  await page.getByLabel('Email').fill('sender@example.com')
+  await page.getByLabel('Message').fill(message)
+}
