@@ -205,16 +205,23 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     if (verdict === 'malformed') {
       return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The Host header is not a host name.' })
     }
-    // An absolute-form target (`GET http://host/x`) names a host of its own, which
-    // HTTP says wins over Host (RFC 9112, 3.2.2): that one must be a host this server
-    // answers, and Host is then not asked to be (it must still be a host name).
+    // An absolute-form target (`GET http://host/x`) names a host of its own, which HTTP
+    // says wins over Host (RFC 9112, 3.2.2). From here on it is the request's Host, for
+    // the check below and for every later reader (the same-origin check of forms), and
+    // the target is in origin form, as everything after reads it (@fastify/static
+    // finds no file under an absolute target). A trusted proxy's X-Forwarded-Host
+    // still names the host, and is checked.
     const target = request.raw.url ?? '/'
     const authority = targetAuthority(target)
-    const targetVerdict = authority === undefined ? 'allowed' : hosts.check(authority, /^https:/i.test(target))
-    if (targetVerdict === 'malformed') {
-      return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The host in the request target is not a host name.' })
+    if (authority !== undefined) {
+      if (hosts.check(authority) === 'malformed') {
+        return refuseEarly(request, reply, { status: 400, code: ErrorCode.BAD_HOST, message: 'The host in the request target is not a host name.' })
+      }
+      request.raw.headers.host = authority
+      request.raw.url = originForm(target)
     }
-    if ((authority === undefined ? verdict : targetVerdict) === 'refused' && !PROBE_PATHS.has(splitTarget(originForm(request.url)).pathname)) {
+    const finalVerdict = authority === undefined ? verdict : hosts.check(request.host, isHttps(request))
+    if (finalVerdict === 'refused' && !PROBE_PATHS.has(splitTarget(request.url).pathname)) {
       request.log.warn({ host: request.host }, 'request for a host this server does not answer refused')
       return refuseEarly(request, reply, {
         status: 421,

@@ -7,7 +7,6 @@
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../shared/errors.js'
-import { originForm } from '../../shared/location.js'
 import { refuseMethod, statusOf, type Refusal } from '../http-errors.js'
 
 export interface StaticPluginOptions {
@@ -31,9 +30,6 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     // Any other method would reach the not-found handler, but only after Fastify's
     // not-found route has read a JSON or text body: refused here, before.
     if (request.is404 && request.method !== 'GET' && request.method !== 'HEAD') return refuseAssetMethod(request, reply)
-    // @fastify/static finds the file from the raw target, which in absolute form
-    // (`GET http://host/assets/x.js`, what a proxy may send) never starts with its prefix.
-    if (request.raw.url !== undefined && !request.raw.url.startsWith('/')) request.raw.url = originForm(request.raw.url)
     // If-Range holds only for a strong entity tag that matches (RFC 9110, 13.1.5): a weak
     // one never does, nor a date, as assets have no Last-Modified; then the whole file is
     // sent. `send` finds a weak tag in the header by substring, and takes a date as fresh.

@@ -232,6 +232,15 @@ t.test('what else names a host: an absolute-form target, a port', async (t) => {
   t.equal((await get('http://localhost:3000/about', 'evil.example')).status, 200, 'Host is then not asked to be one (RFC 9112, 3.2.2)')
   t.equal((await get('http://localhost:3000/about')).status, 200, 'both answered: the page')
   t.equal((await get('http://localhost:3000?x=1')).status, 200, 'an empty path with a query is /')
+  // The target's host is the request's host for what follows too: a form posted with a
+  // foreign Host is checked against the target's origin, not the Host's.
+  const post = (originHeader: string) =>
+    rawRequest(
+      origin,
+      `POST http://localhost:3000/contact HTTP/1.1\r\nHost: evil.example\r\nOrigin: ${originHeader}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 12\r\nConnection: close\r\n\r\n_action=send`,
+    )
+  t.equal((await post('http://evil.example')).status, 403, "the Host's origin is not this site's")
+  t.equal((await post('http://localhost:3000')).status, 422, "the target's origin is")
   const html = (await get('http://localhost:3000/about')).body
   const script = /<script type="module" src="([^"]+)"/.exec(html)![1]!
   const asset = await get(`http://localhost:3000${script}`)
