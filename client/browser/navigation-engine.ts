@@ -11,8 +11,8 @@
  * - prefetching (prefetch-queue.ts, link-visibility.ts), skipped when saving data.
  * This class wires them to history and to the page host, and tells listeners
  * (monitoring) what navigations do. Back/forward never pass through `aroundNav`: the
- * popstate listener records where to scroll and loads a page the cache does not hold
- * (under the same progress bar and deadline), and the page host reads the
+ * popstate listener records where to scroll and watches the load of a page the cache
+ * does not hold (the same progress bar and deadline), and the page host reads the
  * location-keyed cache like any other time.
  */
 import type { NavigateOptions } from 'wouter'
@@ -22,7 +22,7 @@ import type { ScreenPayload } from '../../shared/page-payload.js'
 import type { AppNavigation, PrefetchReason } from '../app/navigation-context.js'
 import { Arrival } from './arrival.js'
 import { observeLink } from './link-visibility.js'
-import { NavigationLoading } from './navigation-loading.js'
+import { DEADLINE_PASSED, NavigationLoading } from './navigation-loading.js'
 import { NavigationStatusStore } from './navigation-status-store.js'
 import type { PageStore } from './page-store.js'
 import { PrefetchQueue } from './prefetch-queue.js'
@@ -178,20 +178,21 @@ export class NavigationEngine implements AppNavigation {
     this.#emit({ type: 'start', to: key })
     // Same page, another entry (a #hash): nothing will render, so arrive now.
     if (key === this.#shown?.key) this.#arrive(document.title)
-    else if (!this.#store.read(key)) this.#loadEntry(key, ticket)
+    else if (!this.#store.read(key)) this.#watchEntryLoad(key, ticket)
   }
 
   /**
-   * Back or Forward to a page the cache does not hold: the previous page stays on screen
-   * while it loads, as for a link, with the same progress bar and the same deadline
-   * (past it, or for what cannot be shown in place, a document load of the entry).
+   * Back or Forward to a page the cache does not hold: the page host asks the store for
+   * it, keeping the previous page on screen, and shows it (or follows a redirect or
+   * another build: start's `onUnresolved`). This watches the same load for what a link
+   * has besides: the progress bar, and the deadline, past which the entry is loaded as
+   * a document.
    */
-  #loadEntry(key: string, ticket: number): void {
+  #watchEntryLoad(key: string, ticket: number): void {
     void this.#loading.load(key, ticket).then((result) => {
       if (!result) return // superseded: the newer navigation decides
       this.#status.setSlow(false)
-      if (result.kind === 'ready') this.#store.set(key, result.page, result.fetchedAt)
-      else this.#hardNavigate(result.kind === 'redirect' ? result.location : window.location.href)
+      if (result.kind === 'reload' && result.reason === DEADLINE_PASSED) this.#hardNavigate(window.location.href)
     })
   }
 

@@ -6,6 +6,9 @@
  */
 import type { LoadResult } from './load-page.js'
 
+/** The reason of the reload a navigation gets when its deadline passes. */
+export const DEADLINE_PASSED = 'timed out'
+
 /** setTimeout and clearTimeout, replaceable in tests. */
 export interface Timers {
   set(run: () => void, ms: number): unknown
@@ -61,7 +64,7 @@ export class NavigationLoading {
     }, slowMs)
     let deadline: unknown
     const timedOut = new Promise<LoadResult>((resolve) => {
-      deadline = this.#timers.set(() => resolve({ kind: 'reload', reason: 'timed out' }), timeoutMs)
+      deadline = this.#timers.set(() => resolve({ kind: 'reload', reason: DEADLINE_PASSED }), timeoutMs)
     })
     const result = await Promise.race([this.#options.load(key), timedOut])
     this.#timers.clear(slowTimer)
