@@ -25,9 +25,10 @@ export function needsOf(root: string, file: string): string[] {
 
 /**
  * True when a test file uses a build the tests can share: it starts the application
- * (`listenTestApp`) or the built server (`buildDist`), or builds a client (`buildFor`).
- * A file that builds some other way is still correct: it builds in its own process.
+ * (`listenTestApp`, or `createTestApp` in the process) or the built server
+ * (`buildDist`), or builds a client (`buildFor`). A file that builds some other way is
+ * still correct: it builds in its own process.
  */
 export function usesSharedBuilds(root: string, file: string): boolean {
-  return /\b(listenTestApp|buildDist|buildFor)\(/.test(readFileSync(path.resolve(root, file), 'utf8'))
+  return /\b(listenTestApp|createTestApp|buildDist|buildFor)\(/.test(readFileSync(path.resolve(root, file), 'utf8'))
 }

@@ -13,7 +13,7 @@ import t from 'tap'
 import { projectRoot } from '../helpers/build.js'
 import { copyProject } from '../helpers/project-copy.js'
 import { waitUntil } from '../helpers/wait.js'
-import { needsOf, testFiles } from '../../scripts/test-files.js'
+import { needsOf, testFiles, usesSharedBuilds } from '../../scripts/test-files.js'
 
 function run(dir: string, args: readonly string[], env: Record<string, string> = {}) {
   const result = spawnSync('npm', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 240_000 })
@@ -66,6 +66,12 @@ t.test('npm test -- <files> that start no application builds nothing first', asy
   t.match(result.output, /assertions: [1-9]\d* passed, 0 failed/)
   t.notMatch(result.output, /Built the client/, 'no shared build was made')
   t.notOk(existsSync(path.join(copy.dir, 'test/.build')), 'nor a folder for one')
+})
+
+t.test('a file counts as using the shared builds when it starts the application, in a process of its own or in the test', async (t) => {
+  t.ok(usesSharedBuilds(projectRoot, 'test/server/sessions.test.ts'), 'createTestApp alone')
+  t.ok(usesSharedBuilds(projectRoot, 'test/browser/actions.test.ts'), 'listenTestApp')
+  t.notOk(usesSharedBuilds(projectRoot, 'test/shared/digest.test.ts'), 'neither')
 })
 
 t.test('a tool a chosen file declares is looked for before any test runs', async (t) => {
