@@ -1,8 +1,8 @@
 /**
  * A short, stable fingerprint of an unexpected error: the same bug gives the same
  * digest, so the digest a user reads off the error page finds the log line and the
- * monitoring event. It hashes the error's name, message (a system error's code and
- * call) and the top of its stack with
+ * monitoring event. It hashes the error's name, message (without a system error's
+ * paths) and the top of its stack with
  * line and column numbers dropped, so one build's and the next build's reports of one
  * bug still agree when unrelated code above it moves.
  */
@@ -21,11 +21,13 @@ function fingerprint(error: unknown): string {
 
 /**
  * What the error says, without what changes between two occurrences of one bug: a
- * system error's message names the path or address it failed on (`ENOENT: no such file
- * or directory, open '/tmp/upload-<uuid>'`), so its code and system call stand for it.
+ * system error's message names the paths it failed on (`ENOENT: no such file or
+ * directory, open '/tmp/upload-<uuid>'`), which it also carries as `path` and `dest`.
  */
-function describe(error: Error & { code?: unknown; syscall?: unknown }): string {
-  return typeof error.code === 'string' && typeof error.syscall === 'string' ? `${error.code} ${error.syscall}` : error.message
+function describe(error: Error & { path?: unknown; dest?: unknown }): string {
+  let message = error.message
+  for (const named of [error.path, error.dest]) if (typeof named === 'string' && named !== '') message = message.split(named).join('<path>')
+  return message
 }
 
 /** cyrb53: a fast 53-bit string hash, plenty for telling bugs apart. */

@@ -33,13 +33,15 @@ t.test('non-Error throws get a digest too', async (t) => {
 
 t.test('a system error that names a path: the same failure on another path has the same digest', async (t) => {
   const { open } = await import('node:fs/promises')
-  const failure = async (file: string) => open(`/nonexistent-dir-for-digest/${file}`).then(() => t.fail('opened'), (error: unknown) => error)
+  const failure = async (file: string) => open(file).then(() => t.fail('opened'), (error: unknown) => error)
   // From one line, so only the path differs.
   const failures: unknown[] = []
-  for (const file of ['upload-1', 'upload-2']) failures.push(await failure(file))
-  const [a, b] = failures
+  for (const file of ['/nonexistent-dir-for-digest/upload-1', '/nonexistent-dir-for-digest/upload-2', `${process.execPath}/not-a-dir`]) {
+    failures.push(await failure(file))
+  }
+  const [a, b, notDirectory] = failures
   t.not((a as Error).message, (b as Error).message, 'the messages differ')
   t.equal(digestOf(a), digestOf(b))
-  const denied = Object.assign(new Error("EACCES: permission denied, open '/x'"), { code: 'EACCES', syscall: 'open' })
-  t.not(digestOf(denied), digestOf(a), 'another code is another bug')
+  t.equal((notDirectory as NodeJS.ErrnoException).code, 'ENOTDIR')
+  t.not(digestOf(notDirectory), digestOf(a), 'another failure at the same place is another bug')
 })
