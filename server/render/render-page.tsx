@@ -74,6 +74,14 @@ export function renderWhole(render: PageRender): RenderResult<string> {
 
 /** The document as a stream, once React's shell has rendered. */
 export function renderStream(render: PageRender, options: StreamOptions): Promise<RenderResult<Readable>> {
+  // Before React starts: a title() or head() that throws is a failed render, as in
+  // renderWhole (thrown from onShellReady, it left the answer hanging).
+  let head: string
+  try {
+    head = renderDocumentHead(render)
+  } catch (error) {
+    return Promise.resolve({ ok: false, error })
+  }
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined
     // React reports the error that fails the shell to onError too, before
@@ -91,7 +99,7 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
           transform: (chunk, _encoding, done) => done(null, chunk),
           flush: (done) => done(null, DOCUMENT_TAIL),
         })
-        body.push(renderDocumentHead(render))
+        body.push(head)
         body.on('close', () => clearTimeout(timer))
         pipe(body)
         reportEarly()

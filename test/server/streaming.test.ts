@@ -67,3 +67,14 @@ t.test('a streamed boundary still pending at the timeout is aborted; the documen
   t.match(line?.err?.message, 'Render did not finish within 300 ms', 'the abort is logged with its reason')
   streamGate.open()
 })
+
+t.test("a streamed page whose title() throws: the error page, as a page rendered whole gets, not a hung answer", async (t) => {
+  streamGate.reset()
+  const { origin, logs } = await listenTestApp(t, 'fixture')
+  const page = getChunks(`${origin}/streamed?text=untitled`)
+  await page.done
+  t.equal(page.status(), 500)
+  t.match(page.text(), /^<!DOCTYPE html>/)
+  t.notMatch(page.text(), 'This page has no title', 'its message stays on the server')
+  t.ok(logs.some((line) => (line.err as { message?: string } | undefined)?.message === 'This page has no title'), 'and is logged')
+})
