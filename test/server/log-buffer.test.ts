@@ -72,15 +72,25 @@ t.test('stopping while stdout is stalled: the lines lost since the last report a
   const origin = await listeningOrigin(server)
   const before = server.logLines().length
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve))
-
-  server.child.stdout!.pause()
-  const requests = 1_500
-  for (let batch = 0; batch < requests / 15; batch++) {
-    await Promise.all(Array.from({ length: 15 }, async (_, i) => (await fetch(`${origin}/about?n=${batch * 15 + i}`)).arrayBuffer()))
+  /** `count` requests while nobody reads the server's stdout. */
+  const stalled = async (count: number, from: number) => {
+    server.child.stdout!.pause()
+    for (let batch = 0; batch < count / 15; batch++) {
+      await Promise.all(Array.from({ length: 15 }, async (_, i) => (await fetch(`${origin}/about?n=${from + batch * 15 + i}`)).arrayBuffer()))
+    }
   }
-  server.child.kill('SIGTERM') // within the report interval of the first drop: the last counts wait for a timer
+
+  // A first stall, reported as soon as stdout takes lines again: the next report then
+  // waits for the end of the interval.
+  await stalled(500, 0)
+  server.child.stdout!.resume()
+  await waitUntil(() => dropReports(server.logLines().slice(before)).length > 0, 'the first report', 25_000)
+  // A second one, and a stop within that interval: its counts would wait for a timer.
+  await stalled(1_000, 500)
+  server.child.kill('SIGTERM')
   server.child.stdout!.resume()
   t.equal(await exited, 0, 'the server stopped cleanly')
+  const requests = 1_500
 
   const lines = server.logLines().slice(before)
   const dropped = droppedCount(lines)
