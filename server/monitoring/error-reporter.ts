@@ -15,8 +15,17 @@ export interface FailureContext {
   readonly action?: string
 }
 
+/** What a report says of the request that failed. */
+export interface RequestFacts {
+  readonly requestId: string
+  readonly method: string
+  readonly path: string
+  /** The client's address as the app trusts it (request.ip: the peer, or what a trusted proxy said). */
+  readonly clientAddress: string
+}
+
 export interface ErrorReporter {
-  captureException(error: unknown, context: FailureContext & { readonly requestId: string; readonly method: string; readonly path: string }): void
+  captureException(error: unknown, context: FailureContext & RequestFacts): void
   /** Sends what is queued; resolves false if `timeoutMs` ran out first. */
   flush(timeoutMs: number): Promise<boolean>
   /** Runs `work` with tracing suppressed (the monitoring tunnel's own requests). */
@@ -43,5 +52,6 @@ export function reportServerError(request: FastifyRequest, error: unknown, messa
     requestId: String(request.id),
     method: request.method,
     path: request.url.split('?')[0]!,
+    clientAddress: request.ip,
   })
 }

@@ -16,6 +16,11 @@ export function sentryNodeOptions(monitoring: MonitoringConfig & { dsn: NonNulla
     // set, the SDK's instrumentation builds a span for every request even at 0.
     ...(monitoring.tracesSampleRate > 0 ? { tracesSampleRate: monitoring.tracesSampleRate } : {}),
     maxBreadcrumbs: MAX_BREADCRUMBS,
+    // The SDK would take the user's address from X-Forwarded-For and its kin, which
+    // anyone can send: the reporter sets the address the app trusts (request.ip, which
+    // follows TRUST_PROXY) instead, and those headers are left out of the event. Cookie
+    // values stay on the browser (the cookie header too: the SDK filters it by name).
+    dataCollection: { userInfo: false, cookies: false },
     integrations: (defaults) => [
       // Sentry's Fastify instrumentation wraps every hook and handler in a span (44% of
       // the tunnel's CPU in a profile), names transactions after Fastify's routes (one

@@ -14,6 +14,7 @@ export const sentryReporter: ErrorReporter = {
       if (context.layoutId) scope.setTag('layout', context.layoutId)
       if (context.action) scope.setTag('action', context.action)
       scope.setContext('request', { method: context.method, path: context.path })
+      scope.setUser({ ip_address: context.clientAddress })
       Sentry.captureException(error)
     })
   },

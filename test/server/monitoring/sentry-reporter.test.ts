@@ -9,7 +9,7 @@ import t from 'tap'
 import { sentryNodeOptions } from '../../../server/monitoring/sentry-options.js'
 import { sentryReporter } from '../../../server/monitoring/sentry-reporter.js'
 import { parseDsn } from '../../../shared/monitoring.js'
-import { createTestApp } from '../../helpers/app.js'
+import { listenTestApp } from '../../helpers/app.js'
 import { startFakeIngest } from '../../helpers/fake-ingest.js'
 import fixtureApiRoutes from '../../fixtures/api.js'
 
@@ -20,7 +20,7 @@ t.test('server failures in Sentry', async (t) => {
     sentryNodeOptions({ dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined }),
   )
   t.teardown(() => Sentry.close(2_000))
-  const { app, logs } = await createTestApp(t, 'fixture', { errorReporter: sentryReporter, apiRoutes: [fixtureApiRoutes] })
+  const { app, logs, origin } = await listenTestApp(t, 'fixture', { errorReporter: sentryReporter, apiRoutes: [fixtureApiRoutes] })
   const events = () => ingest.items('event').map((item) => item.payload)
 
   t.test('expected outcomes produce no event', async (t) => {
@@ -68,5 +68,27 @@ t.test('server failures in Sentry', async (t) => {
     for (const event of latest) t.match(event.tags.digest, /^[0-9a-z]+$/)
     await Sentry.flush(2_000)
     t.equal(events().length, before + 4, 'no duplicates')
+  })
+
+  t.test('over a real connection: the client address the app trusts, and no cookie values', async (t) => {
+    const before = events().length
+    const res = await fetch(`${origin}/failing?q=1`, {
+      headers: {
+        // Not trusted: TRUST_PROXY is off, so the client is the socket's peer.
+        'x-forwarded-for': '203.0.113.9',
+        'x-real-ip': '203.0.113.10',
+        cookie: 'theme=dark; tracking=abc123; sid=s3cret',
+      },
+    })
+    t.equal(res.status, 500)
+    await ingest.waitFor(() => events().length === before + 1, 'the event')
+    const event = events()[before]
+    t.equal(event.user?.ip_address, '127.0.0.1', 'the peer, not a header anyone can send')
+    const sent = JSON.stringify(event)
+    for (const secret of ['203.0.113.9', '203.0.113.10', 'abc123', 's3cret']) t.notMatch(sent, secret, `${secret} is not sent`)
+    t.same(event.request?.cookies ?? {}, {}, 'no cookie values')
+    t.notOk(/dark/.test(JSON.stringify(event.request ?? {})), 'not even the theme')
+    t.equal(event.request?.method, 'GET')
+    t.match(event.request?.url, /\/failing/, 'the request is still described')
   })
 })
