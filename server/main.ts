@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { buildApp } from './app.js'
 import { boundedStdout } from './log-destination.js'
 import { listenOrExit, loadConfigOrExit } from './process.js'
+import { removeLiveFilesSync, removeStaleFiles } from './uploads/store-upload.js'
 
 const config = loadConfigOrExit({ clientBuild: true })
 
@@ -97,4 +98,20 @@ async function shutDown(signal: NodeJS.Signals) {
 process.on('SIGTERM', shutDown)
 process.on('SIGINT', shutDown)
 
+/**
+ * How old a temporary upload file must be for a starting process to take it for one
+ * left behind: far past the request timeout (120 s), within which a body arrives.
+ */
+const STALE_UPLOAD_MS = 60 * 60_000
+
+// Whatever way the process ends (a clean stop, the grace period outlasted, a second
+// signal), the files of uploads still in progress go with it.
+process.on('exit', removeLiveFilesSync)
+
 await listenOrExit(app, config)
+
+// A process killed outright (SIGKILL, out of memory) could not remove its own.
+removeStaleFiles(config.uploadDir, STALE_UPLOAD_MS).then(
+  (removed) => removed > 0 && app.log.info({ removed, uploadDir: config.uploadDir }, 'removed upload files left by an earlier process'),
+  (error: unknown) => app.log.warn({ err: error, uploadDir: config.uploadDir }, 'could not look for upload files left by an earlier process'),
+)

@@ -4,8 +4,8 @@
  * computed on the way, never held whole in memory.
  */
 import { createHash, randomUUID } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
-import { unlink } from 'node:fs/promises'
+import { createWriteStream, unlinkSync } from 'node:fs'
+import { readdir, stat, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
@@ -63,9 +63,59 @@ export function fileTooLarge(field: string, maxBytes: number): UploadRefusal {
   )
 }
 
+/** What every temporary file's name starts with: how a later process knows one left behind. */
+const TEMP_PREFIX = 'upload-'
+
+/** A name this module gives (UPLOAD_DIR may be the system's temporary folder, shared with other programs). */
+const LEFT_FILE = /^upload-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/** The temporary files of this process not yet removed: written, or being written. */
+const liveFiles = new Set<string>()
+
 /** Removes temporary files, whether or not they are still there (an action may have moved one). */
 export async function removeFiles(paths: readonly string[]): Promise<void> {
-  await Promise.all(paths.map((file) => unlink(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)))))
+  await Promise.all(
+    paths.map(async (file) => {
+      await unlink(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)))
+      liveFiles.delete(file)
+    }),
+  )
+}
+
+/**
+ * Removes, at once, every temporary file this process still has: for a process that
+ * exits with uploads in progress (its grace period outlasted, a second signal), whose
+ * requests will never reach their own removal.
+ */
+export function removeLiveFilesSync(): void {
+  for (const file of liveFiles) {
+    try {
+      unlinkSync(file)
+    } catch {
+      // Gone already, or not ours to remove any more: nothing to do at exit.
+    }
+  }
+  liveFiles.clear()
+}
+
+/**
+ * Removes the temporary files an earlier process left in `dir` (killed before it could
+ * remove them: SIGKILL, a crash) that were last written over `olderThanMs` ago. Another
+ * process sharing the folder may be writing one right now, so a recent file is left
+ * alone: a request's body arrives within the server's request timeout, and no action
+ * keeps a file past its answer. Resolves with how many were removed.
+ */
+export async function removeStaleFiles(dir: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  let removed = 0
+  for (const name of await readdir(dir)) {
+    if (!LEFT_FILE.test(name)) continue
+    const file = path.join(dir, name)
+    const info = await stat(file).catch(() => undefined)
+    if (!info?.isFile() || now - info.mtimeMs <= olderThanMs) continue
+    await removeFiles([file])
+    removed++
+  }
+  return removed
 }
 
 /**
@@ -115,7 +165,8 @@ export async function storeUpload(part: FilePart, rule: FileRule, options: Store
       done(verdict instanceof UploadRefusal && !options.readPastWrongType ? verdict : null)
     },
   })
-  const tempPath = path.join(options.dir, `upload-${randomUUID()}`)
+  const tempPath = path.join(options.dir, `${TEMP_PREFIX}${randomUUID()}`)
+  liveFiles.add(tempPath)
   try {
     // 'wx': a fresh file, never one that is already there; 0600: for this process only.
     await pipeline(part.stream, inspect, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }), { signal: options.signal })

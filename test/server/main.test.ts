@@ -2,9 +2,13 @@
  * The production server as an operator runs it: the built bundle started with node,
  * configured by environment variables, stopped by a signal.
  */
+import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
+import { mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
-import t from 'tap'
+import t, { type Test } from 'tap'
+import { fileOf, multipartBody, send } from '../helpers/multipart.js'
 import { buildDist, listeningOrigin, startServer } from '../helpers/server-process.js'
 import { waitUntil } from '../helpers/wait.js'
 import { rawRequest } from '../helpers/raw-http.js'
@@ -137,6 +141,54 @@ t.test('listening on another address with ALLOWED_HOSTS unset: every host answer
   t.match(warnings[0], /"level":40/)
   const res = await rawRequest(origin, 'GET /about HTTP/1.1\r\nHost: anything.example\r\nConnection: close\r\n\r\n')
   t.equal(res.status, 200)
+  server.child.kill('SIGTERM')
+  await once(server.child, 'exit')
+})
+
+/** A folder for UPLOAD_DIR, removed with the test. */
+function uploadDir(t: Test): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'main-uploads-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+t.test('a process that exits with an upload in progress takes its temporary file with it', async (t) => {
+  const dir = uploadDir(t)
+  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '0', SHUTDOWN_GRACE_MS: '300', UPLOAD_DIR: dir })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  const origin = await listeningOrigin(server)
+  const body = multipartBody([
+    { name: '_action', value: 'send' },
+    { name: 'name', value: 'Slow Sender' },
+    { name: 'email', value: 'slow@example.com' },
+    { name: 'message', value: 'Half a file' },
+    { name: 'attachment', filename: 'scan.pdf', type: 'application/pdf', content: fileOf('pdf', 1024 * 1024) },
+  ])
+  // Half the file, then the client stalls: the request is in flight when the grace period ends.
+  void send(origin, '/contact', body, { stopAfter: body.length / 2 }).catch(() => {})
+  await waitUntil(() => readdirSync(dir).length === 1, 'the upload is being written')
+  const exited = once(server.child, 'exit')
+  server.child.kill('SIGTERM')
+  const [code] = await exited
+  t.equal(code, 1, 'the grace period ran out')
+  t.match(server.output(), /outlasted the grace period/)
+  t.same(readdirSync(dir), [], 'no temporary file left behind')
+})
+
+t.test('at start, upload files left by a process killed outright are removed; recent ones and others are not', async (t) => {
+  const dir = uploadDir(t)
+  const stale = `upload-${randomUUID()}`
+  const recent = `upload-${randomUUID()}`
+  const others = ['upload-notes.txt', 'report.pdf']
+  for (const name of [stale, recent, ...others]) writeFileSync(path.join(dir, name), 'x')
+  const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60_000)
+  for (const name of [stale, ...others]) utimesSync(path.join(dir, name), twoHoursAgo, twoHoursAgo)
+  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '0', UPLOAD_DIR: dir })
+  t.teardown(() => void server.child.kill('SIGKILL'))
+  await listeningOrigin(server)
+  await waitUntil(() => server.output().includes('removed upload files left by an earlier process'), 'the sweep')
+  t.same(readdirSync(dir).sort(), [recent, ...others].sort(), 'only the old temporary file went')
+  t.match(server.logLines().find((line) => line.msg === 'removed upload files left by an earlier process'), { removed: 1, uploadDir: dir })
   server.child.kill('SIGTERM')
   await once(server.child, 'exit')
 })
