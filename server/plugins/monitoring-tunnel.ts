@@ -13,7 +13,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../shared/errors.js'
-import { ingestUrlFor, type ParsedDsn } from '../../shared/monitoring.js'
+import { ingestUrlFor, TUNNEL_PATH, type ParsedDsn } from '../../shared/monitoring.js'
 import { NO_STORE, refuseMethod, refusalOf, statusOf } from '../http-errors.js'
 import { withoutPort } from '../client-address.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
@@ -69,6 +69,16 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     onRequest: refuseTunnelMethod,
     handler: refuseTunnelMethod,
   })
+
+  // The tunnel owns its prefix, as /api does: `/monitoring/<anything>` is no page and
+  // no form's target, whatever the method. Refused before a body is read.
+  const notTheTunnel = async (request: FastifyRequest, reply: FastifyReply) =>
+    fastify.refusals.send(request, reply, {
+      status: 404,
+      code: ErrorCode.NOT_FOUND,
+      message: `The monitoring tunnel answers at ${TUNNEL_PATH} only.`,
+    })
+  fastify.all('/*', { logLevel: 'warn', onRequest: notTheTunnel }, notTheTunnel)
 
   // Over budget (server/plugins/rate-limit.ts): 429 with Retry-After, which the browser SDK honours.
   const config = opts.rateLimit ? { config: { rateLimit: opts.rateLimit } } : {}

@@ -157,6 +157,22 @@ t.test('never an open relay', async (t) => {
     }
   })
 
+  t.test('the tunnel owns its prefix: /monitoring/<anything> is a 404 as its refusals are, neither a page nor a form post', async (t) => {
+    const before = ingest.received.length
+    for (const [method, url] of [
+      ['POST', '/monitoring/api/456/envelope/?o=123&p=456'],
+      ['POST', '/monitoring/x'],
+      ['GET', '/monitoring/x'],
+      ['PUT', '/monitoring/a/b'],
+    ] as const) {
+      const res = await app.inject({ ...post(url, eventEnvelope(SAAS)), method })
+      t.equal(res.statusCode, 404, `${method} ${url}`)
+      t.match(res.headers['content-type'], 'text/plain', `${method} ${url}`)
+      t.equal(res.body, 'The monitoring tunnel answers at /monitoring only.')
+    }
+    t.equal(ingest.received.length, before, 'nothing was forwarded')
+  })
+
   t.test('a DSN of another project, org or host is never forwarded', async (t) => {
     for (const foreign of [FOREIGN_PROJECT, FOREIGN_ORG, FOREIGN_HOST]) {
       const viaOwnQuery = await app.inject(post(tunnelPathFor(dsn(foreign)), eventEnvelope(foreign)))
