@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
+import type { Duplex } from 'node:stream'
 import type { DestinationStream } from 'pino'
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
 import { apiRoutes } from './api/index.js'
@@ -154,6 +155,17 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
   })
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
   app.server.headersTimeout = 75_000
+  // CONNECT is for proxies, and this server is not one. Node hands it to 'connect'
+  // listeners and, with none, drops the connection without a word; it is a 400 in the
+  // pages' form, as nginx answers it, and the connection ends.
+  app.server.on('connect', (_request, socket: Duplex) => {
+    const reqId = refusals.writeToSocket(socket, undefined, {
+      status: 400,
+      code: ErrorCode.BAD_REQUEST,
+      message: 'This server is not a proxy: it does not take CONNECT.',
+    })
+    app.log.info({ reqId, method: 'CONNECT', status: 400 }, 'request refused: CONNECT')
+  })
   // A request whose Expect Node does not know reaches the app (refused in admitRequest) instead of Node's bare 417.
   app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res))
   // Expect: 100-continue is met when the app starts reading the body, not on arrival as

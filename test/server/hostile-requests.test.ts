@@ -124,6 +124,12 @@ t.test('requests Node refuses before Fastify sees them: 431 and broken requests,
   const broken = await rawRequest(origin, 'GET /about\tx HTTP/1.1\r\nHost: localhost\r\n\r\n')
   t.equal(broken.status, 400, 'a control character in the request line')
   assertAppAnswer(t, broken.headers, broken.body, 'broken request line')
+  // Node drops a CONNECT unanswered unless something listens for it; nginx answers 400.
+  const connect = await rawRequest(origin, 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n')
+  t.equal(connect.status, 400, 'CONNECT: this server is no proxy')
+  t.match(connect.body, 'This server is not a proxy: it does not take CONNECT.')
+  t.equal(connect.headers.connection, 'close')
+  assertAppAnswer(t, connect.headers, connect.body, 'CONNECT')
 })
 
 t.test('no redirect leaves the site', async (t) => {
