@@ -82,6 +82,7 @@ const ASSET_REFUSALS: Readonly<Record<number, Refusal>> = {
   416: {
     status: 416,
     code: ErrorCode.RANGE_NOT_SATISFIABLE,
-    message: 'The requested range starts past the end of the asset (its length is in Content-Range).',
+    // `send` (as nginx) answers 416 to a malformed range (`bytes=abc`, `bytes=5-2`) too.
+    message: 'The requested range is malformed or starts past the end of the asset (its length is in Content-Range).',
   },
 }

@@ -61,7 +61,12 @@ t.test('hashed assets', async (t) => {
     const past = await app.inject({ url: file, headers: { range: `bytes=${length + 10}-` } })
     t.equal(past.statusCode, 416)
     t.equal(past.headers['content-range'], `bytes */${length}`)
-    t.equal(past.body, 'The requested range starts past the end of the asset (its length is in Content-Range).')
+    t.equal(past.body, 'The requested range is malformed or starts past the end of the asset (its length is in Content-Range).')
+    for (const malformed of ['bytes=abc', 'bytes=5-2']) {
+      const res = await app.inject({ url: file, headers: { range: malformed } })
+      t.equal(res.statusCode, 416, `${malformed}: 416, as nginx answers it`)
+      t.match(res.body, /malformed/, `${malformed}: the message does not claim it starts past the end`)
+    }
     const part = await app.inject({ url: file, headers: { range: 'bytes=0-9' } })
     t.equal(part.statusCode, 206)
     t.equal(part.headers['content-range'], `bytes 0-9/${length}`)
