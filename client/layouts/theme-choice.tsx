@@ -40,8 +40,11 @@ export function ThemeChoice() {
   const latest = useRef(0)
   // A value the buttons never send (a crafted post, without JavaScript) comes back as
   // the page with the action's refusal: say why nothing changed.
+  // Derived from the page's state, not copied: it goes with the page it came with.
   const refused = useContext(ActionStateContext)
-  const [refusal, setRefusal] = useState(refused?.action === ACTION ? (refused.fieldErrors[FIELD] ?? refused.formError) : undefined)
+  /** The refusal a later choice of ours answered. */
+  const [dismissed, setDismissed] = useState<typeof refused>(null)
+  const refusal = refused?.action === ACTION && refused !== dismissed ? (refused.fieldErrors[FIELD] ?? refused.formError) : undefined
   useEffect(() => setCurrent(documentTheme(document.documentElement.dataset.theme) ?? 'system'), [])
 
   async function choose(event: FormEvent<HTMLFormElement>) {
@@ -49,7 +52,7 @@ export function ThemeChoice() {
     const theme = submitter instanceof HTMLButtonElement ? submitter.value : undefined
     if (!isTheme(theme)) return // not one of ours: let the browser post it
     event.preventDefault()
-    setRefusal(undefined) // a choice of ours: the refusal of another value no longer applies
+    setDismissed(refused) // a choice of ours: the refusal of another value no longer applies
     const before = current
     const choice = ++latest.current
     applyTheme(theme)

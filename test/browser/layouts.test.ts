@@ -286,6 +286,20 @@ t.test('the theme choice in Chromium', async (t) => {
     t.equal(await theme.getByRole('alert').count(), 0, 'a choice of ours takes the message away')
   })
 
+  t.test('a refused choice belongs to its page: a link followed takes the message away', async (t) => {
+    const { page } = await openPage(t)
+    await page.goto(`${origin}/about`)
+    await waitForHydration(page)
+    await postAsDocument(page, { _action: 'theme', theme: 'purple' })
+    const message = page.getByRole('form', { name: 'Colour theme' }).getByRole('alert')
+    await message.waitFor()
+    await waitForHydration(page)
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Home' }).click()
+    await page.waitForURL(`${origin}/`)
+    await page.getByRole('heading', { level: 1, name: 'Server-rendered React on Fastify' }).waitFor()
+    t.equal(await message.count(), 0, 'the next page does not carry the refusal')
+  })
+
   t.test('without JavaScript: the form posts, the page comes back in the chosen colours', async (t) => {
     const { page } = await openPage(t, { javaScriptEnabled: false, colorScheme: 'dark' })
     await page.goto(`${origin}/items/3`)
