@@ -41,3 +41,11 @@ export const MAIN_ELEMENT_ID = 'main'
  * whose data the browser holds fresh: a dynamic page's answer leaves their data out.
  */
 export const LAYOUTS_HELD_HEADER = 'x-layouts-held'
+
+/**
+ * The request header of a page-data fetch that names the build the browser runs. A
+ * request from another build is answered at once, before any loader runs, with the
+ * server's build id alone: the browser then loads the page as a document, and what a
+ * loader hands out once (a flash message) is still there for it.
+ */
+export const BUILD_ID_HEADER = 'x-build-id'

@@ -4,7 +4,7 @@
  * the page cannot recover from in place becomes `{ kind: 'reload' }`: the caller then
  * loads the URL as a document, so the user never faces a dead page.
  */
-import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
+import { BUILD_ID_HEADER, LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 import { dataUrl, isPayload, type RedirectPayload } from '../../shared/page-payload.js'
 import type { Router } from '../../shared/route-table.js'
 import type { ReadyPage } from '../app/page-source.js'
@@ -35,7 +35,8 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   chunk?.catch(() => {})
 
   const held = ctx.layouts.heldFor(expectedRoute)
-  const headers: Record<string, string> = { accept: 'application/json' }
+  // Another build's server answers this before running any loader (see BUILD_ID_HEADER).
+  const headers: Record<string, string> = { accept: 'application/json', [BUILD_ID_HEADER]: ctx.buildId }
   if (held.size > 0) headers[LAYOUTS_HELD_HEADER] = [...held.keys()].join(',')
 
   let answer: unknown

@@ -15,12 +15,12 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BuildManifest } from '../../shared/build-manifest.js'
-import { DATA_PREFIX, LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
+import { BUILD_ID_HEADER, DATA_PREFIX, LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
 import { digestOf } from '../../shared/digest.js'
 import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import type { CanonicalLocation } from '../../shared/location.js'
 import type { BrowserMonitoringConfig } from '../../shared/monitoring.js'
-import type { RedirectPayload, ScreenPayload } from '../../shared/page-payload.js'
+import type { ErrorPayload, RedirectPayload, ScreenPayload } from '../../shared/page-payload.js'
 import type { ReadyPage } from '../../client/app/page-source.js'
 import { MALFORMED_URL, NO_STORE } from '../http-errors.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
@@ -236,6 +236,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     },
 
     async respondData(request, reply) {
+      if (fromAnotherBuild(request, buildId)) return reply.header('cache-control', NO_STORE).code(409).send(ANOTHER_BUILD(buildId))
       const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
       if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
       const cached = staticData.get(location.key)
@@ -254,6 +255,20 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     },
   }
 }
+
+/** A data request from a browser running another build than this server's (BUILD_ID_HEADER); without the header, none. */
+function fromAnotherBuild(request: FastifyRequest, buildId: string): boolean {
+  const header = request.headers[BUILD_ID_HEADER]
+  return typeof header === 'string' && header !== buildId
+}
+
+/** The answer to it: no loader has run, only this server's build id (the browser loads the page as a document). */
+const ANOTHER_BUILD = (buildId: string): ErrorPayload => ({
+  kind: 'error',
+  status: 409,
+  message: 'This page was loaded from another version of the app: it is loaded again.',
+  buildId,
+})
 
 /** At most this many layout ids are read from the header: a page sits in a few layouts, not hundreds. */
 const MAX_HELD_LAYOUTS = 16

@@ -164,10 +164,31 @@ t.test('navigation engine', async (t) => {
         await route.fulfill({ response, json: body })
       })
     })
-    await tracked.page.getByRole('link', { name: 'Skewed' }).click()
+    await tracked.page.getByRole('link', { name: 'Skewed', exact: true }).click()
     await tracked.page.waitForURL(`${origin}/target?skew=1`)
     await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
     t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/target?skew=1`])
+  })
+
+  t.test("a data request names the browser's build; a server of another build refuses it before its loaders, and the target loads as a document", async (t) => {
+    const sent: Array<string | undefined> = []
+    const answers: number[] = []
+    const tracked = await open(t, '/links', async ({ page }) => {
+      // This document as the build before a deploy served it: the server now runs another.
+      await page.route(`${origin}/links`, async (route) => {
+        const response = await route.fetch()
+        const html = (await response.text()).replace(/"buildId":"[^"]+"/, '"buildId":"the-build-before"')
+        await route.fulfill({ response, body: html })
+      })
+      page.on('request', (request) => request.url().includes('/_data/target?skew=2') && sent.push(request.headers()['x-build-id']))
+      page.on('response', (response) => response.url().includes('/_data/target?skew=2') && answers.push(response.status()))
+    })
+    await tracked.page.getByRole('link', { name: 'Skewed again' }).click()
+    await tracked.page.waitForURL(`${origin}/target?skew=2`)
+    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+    t.same(sent, ['the-build-before'], 'the data request named the build the page runs')
+    t.same(answers, [409], 'refused before its loaders')
+    t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/target?skew=2`])
   })
 
   t.test('a route chunk that fails to load (removed by a deploy) becomes a document load', async (t) => {

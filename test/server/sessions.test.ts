@@ -65,3 +65,24 @@ t.test("the page data that takes a flash message says it is for once; the next, 
   t.match(plain.json(), { kind: 'page', data: { thanks: null } })
   t.equal(plain.json().once, undefined, 'nothing changed: an ordinary page, cached for its lifetime')
 })
+
+t.test('page data asked for by another build runs no loader: the flash waits for the document load that follows', async (t) => {
+  const { app, build } = await createTestApp(t, 'production', { config: { sessionSecrets: [K1] } })
+  const cookie = sessionCookie(await sendMessage(app))
+  const stale = await app.inject({ url: '/_data/contact', headers: { cookie, accept: 'application/json', 'x-build-id': 'an-older-build' } })
+  t.equal(stale.statusCode, 409)
+  t.same(stale.json(), {
+    kind: 'error',
+    status: 409,
+    message: 'This page was loaded from another version of the app: it is loaded again.',
+    buildId: build.manifest.buildId,
+  })
+  t.equal(stale.headers['cache-control'], 'private, no-store')
+  t.notOk(stale.headers['set-cookie'], 'the session is untouched')
+  // The cookie a browser holds now: the stale answer's, had it set one.
+  const held = stale.headers['set-cookie'] ? sessionCookie(stale) : cookie
+  const page = await app.inject({ url: '/contact', headers: { cookie: held } })
+  t.match(page.body, 'Thank you, Ann Example', 'the document load still finds the flash')
+  const same = await app.inject({ url: '/_data/contact', headers: { cookie, accept: 'application/json', 'x-build-id': build.manifest.buildId } })
+  t.equal(same.statusCode, 200, 'its own build is answered as ever')
+})
