@@ -7,17 +7,37 @@
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
-import { defineConfig } from 'vite'
+import { defineConfig, type Plugin } from 'vite'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
+
+/**
+ * shared/ is the server's code as much as the browser's: scripts/dev.ts restarts the
+ * server on its edits, and Vite's client reloads the tab once the new server answers.
+ * Vite's own reload for the edit would reach the server being stopped (a page whose
+ * modules never load) or none at all.
+ */
+function sharedEditsRestart(): Plugin {
+  const shared = path.join(root, 'shared') + path.sep
+  return {
+    name: 'shared-edits-restart-the-server',
+    hotUpdate({ file }) {
+      if (path.normalize(file).startsWith(shared)) return []
+    },
+  }
+}
 
 export default defineConfig({
   root,
   // Each checkout (and each test's copy of the project) keeps its own pre-bundled deps.
   cacheDir: path.join(root, '.cache/vite'),
   clearScreen: false,
-  plugins: [react()],
+  // The pre-bundled dependencies (in cacheDir, outside node_modules) are not ours to refresh.
+  plugins: [react({ exclude: [/\/node_modules\//, /\/\.cache\/vite\//] }), sharedEditsRestart()],
   server: {
+    // The app checks Host itself (ALLOWED_HOSTS) before Vite sees a request; Vite's own
+    // list would refuse the names the app was told to answer.
+    allowedHosts: true,
     // Same headers as production: no CORS answers that production would not give.
     cors: false,
     // Build output and test copies are never source (absolute: a test's copy of the

@@ -86,7 +86,11 @@ function watchSources(): FSWatcher[] {
   return [
     watch(path.join(root, 'server'), { recursive: true }, onChange('server')),
     watch(path.join(root, 'shared'), { recursive: true }, onChange('shared')),
-    watch(path.join(root, 'vite.config.ts'), onChange('')),
+    // The folder, not the file: an editor that saves by writing a new file and renaming
+    // it over the old one leaves a watcher of the file on a file that is gone.
+    watch(root, (event, name) => {
+      if (String(name) === 'vite.config.ts') onChange('')(event, name)
+    }),
   ]
 }
 

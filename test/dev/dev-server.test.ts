@@ -9,6 +9,7 @@ import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
 import { createTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 import { startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { rawRequest } from '../helpers/raw-http.js'
 
 /** Every `<script>` carries the nonce the CSP header names. */
 function scriptsCarryNonce(html: string, csp: string): boolean {
@@ -173,6 +174,23 @@ t.test('server code: edits restart the server; failures show the real error in d
     t.match((await get(dev, '/contact')).body, 'maxLength="60"')
   })
 
+  t.test('with a tab open, an edit to shared/ reloads the tab once, from the new server', async (t) => {
+    const { page, documentRequests } = await openPage(t, {}, [/WebSocket connection to .* failed/, /server connection lost/])
+    await page.goto(`${dev.origin}/contact`)
+    await waitForHydration(page)
+    const name = page.getByRole('textbox', { name: 'Name' })
+    const before = await name.getAttribute('maxlength')
+    const from = dev.output().length
+    await editServer(dev, 'shared/routes.ts', (text) => text.replace(`name: ${before},`, 'name: 50,'))
+    await dev.waitForOutput(/\[dev\] restarted in \d+ ms/, from)
+    await page.locator('input[name="name"][maxlength="50"]').waitFor({ timeout: 20_000 })
+    await waitForHydration(page)
+    t.equal(documentRequests.length, 2, 'the tab reloaded by itself, once')
+    dev.edit('client/pages/contact.tsx', (text) => text.replace('<h1>Contact</h1>', '<h1>Contact (edited)</h1>'))
+    await page.getByRole('heading', { name: 'Contact (edited)' }).waitFor()
+    t.equal(documentRequests.length, 2, 'and hot updates go on in place')
+  })
+
   t.test('a loader error: the overlay in the browser and the terminal have its message and stack', async (t) => {
     await editServer(dev, 'server/pages/items.ts', (text) =>
       text.replace('loader: ({ params }) => {', "loader: ({ params }) => {\n    if (params.id === '13') throw new Error('loader exploded on purpose')"),
@@ -212,4 +230,14 @@ t.test('server code: edits restart the server; failures show the real error in d
     t.match(await overlay.locator('.stack').textContent(), /client\/pages\/about\.tsx/)
     t.equal(await page.locator('h1').textContent(), SERVER_ERROR_TEXT)
   })
+})
+
+t.test('ALLOWED_HOSTS holds in development as in production: those names are answered, modules included', async (t) => {
+  const dev = await startDevServer(t, { ALLOWED_HOSTS: 'app.test' })
+  for (const path of ['/about', '/client/entry.tsx', '/api/health']) {
+    const named = await rawRequest(dev.origin, `GET ${path} HTTP/1.1\r\nHost: app.test\r\nConnection: close\r\n\r\n`)
+    t.equal(named.status, 200, `${path} for a host ALLOWED_HOSTS names (Vite's own host check would refuse it)`)
+  }
+  const other = await rawRequest(dev.origin, 'GET /about HTTP/1.1\r\nHost: other.test\r\nConnection: close\r\n\r\n')
+  t.equal(other.status, 421, 'another name is refused the app way')
 })
