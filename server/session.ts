@@ -66,8 +66,30 @@ export interface RequestSession {
   applyTo(reply: FastifyReply): void
 }
 
+/**
+ * The most bytes of name and value a browser keeps in one cookie (RFC 6265bis): a
+ * larger cookie is dropped without a word, and the session with it.
+ */
+export const MAX_COOKIE_BYTES = 4096
+
 export function requestSession(request: FastifyRequest, codec: SessionCodec): RequestSession {
   let session: SecureSession | undefined
+  /**
+   * Sets `key`, or fails where it was set (the action's own error, with its digest)
+   * when the sealed session would be a cookie no browser keeps; the value is not kept.
+   */
+  const setChecked = (key: string, value: unknown) => {
+    const opened = open()
+    const before = opened.get(key)
+    opened.set(key, value)
+    const bytes = SESSION_COOKIE.length + 1 + encodeURIComponent(codec.encode(opened)).length
+    if (bytes <= MAX_COOKIE_BYTES) return
+    opened.set(key, before)
+    throw new RangeError(
+      `The session would be a cookie of ${bytes} bytes, and browsers drop cookies over ${MAX_COOKIE_BYTES}: ` +
+        'keep less in it (an id, with the data kept elsewhere).',
+    )
+  }
   const open = (): SecureSession => {
     const cookie = request.cookies[SESSION_COOKIE]
     session ??= (cookie ? codec.decode(cookie, request.log) : null) ?? codec.create()
@@ -77,10 +99,10 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
     get: (key) => (key === FLASH_KEY ? undefined : open().get(key)),
     set: (key, value) => {
       if (key === FLASH_KEY) throw new TypeError('Use flash() for the flash message')
-      open().set(key, value)
+      setChecked(key, value)
     },
     end: () => open().delete(),
-    flash: (message) => open().set(FLASH_KEY, message),
+    flash: (message) => setChecked(FLASH_KEY, message),
     takeFlash: () => {
       const message = open().get(FLASH_KEY)
       if (message === undefined) return undefined

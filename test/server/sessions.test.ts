@@ -86,3 +86,23 @@ t.test('page data asked for by another build runs no loader: the flash waits for
   const same = await app.inject({ url: '/_data/contact', headers: { cookie, accept: 'application/json', 'x-build-id': build.manifest.buildId } })
   t.equal(same.statusCode, 200, 'its own build is answered as ever')
 })
+
+t.test('a session too large for a cookie fails where it was set, instead of being dropped by the browser', async (t) => {
+  const { app, logs } = await createTestApp(t, 'fixture', { config: { sessionSecrets: [K1] } })
+  const hoard = (size: number) =>
+    app.inject({
+      method: 'POST',
+      url: '/guestbook',
+      headers: { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `_action=hoard&size=${size}`,
+    })
+  const small = await hoard(1_000)
+  t.equal(small.statusCode, 303)
+  t.ok(sessionSetCookie(small), 'a session that fits is sent')
+  const large = await hoard(6_000)
+  t.equal(large.statusCode, 500, 'the action fails, as any failure of its own does')
+  t.ok(sessionCookie(large).length <= 4096, 'no cookie a browser would drop')
+  const line = logs.find((l) => l.msg === 'action failed')
+  t.match(line?.err?.message, /^The session would be a cookie of \d+ bytes, and browsers drop cookies over 4096/)
+  t.notMatch(large.body, 'browsers drop', 'the message stays in the log')
+})
