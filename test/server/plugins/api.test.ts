@@ -109,6 +109,17 @@ t.test('/api errors', async (t) => {
     }
   })
 
+  t.test("a handler's `throw notFound()` is a 404 in the API's form, not a failure", async (t) => {
+    const found = await app.inject('/api/lookup/1')
+    t.equal(found.statusCode, 200)
+    const res = await app.inject('/api/lookup/2')
+    t.equal(res.statusCode, 404)
+    t.match(res.headers['content-type'], 'application/json')
+    t.match(res.json(), { error: { code: 'APP_ERR_NOT_FOUND', message: 'Nothing was found at this address.' } })
+    t.notMatch(res.body, 'internal table', 'its message may be internal: not sent')
+    t.notOk(logs.some((l) => l.level >= 50 && l.reqId === res.json().error.requestId), 'nothing logged as an error')
+  })
+
   t.test('a failing handler is a 500 with a digest; the message stays in the log', async (t) => {
     const res = await app.inject('/api/explode')
     t.equal(res.statusCode, 500)
