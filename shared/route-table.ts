@@ -257,6 +257,10 @@ export function createRouter<const Table extends RouteTable, const Layouts exten
     return route.pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, key: string) => {
       const value = params[key]
       if (value === undefined) throw new Error(`Route "${id}" needs param "${key}"`)
+      // Each would be a path step of its own (`/projects/..` is `/`), never this route.
+      if (value === '' || value === '.' || value === '..') {
+        throw new Error(`Route "${id}": param "${key}" cannot be ${JSON.stringify(value)}: that URL would not reach the route`)
+      }
       return encodeURIComponent(value)
     })
   }
