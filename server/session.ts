@@ -116,7 +116,9 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
       return session?.changed ?? false
     },
     applyTo(reply) {
-      if (!session?.changed) return
+      // A HEAD (a link checker, a preview bot) sees the page but takes nothing from the
+      // session: the flash it read is still there for the GET that shows it.
+      if (!session?.changed || request.method === 'HEAD') return
       const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(request) }
       if (session.deleted) reply.setCookie(SESSION_COOKIE, '', { ...options, expires: new Date(0), maxAge: 0 })
       else reply.setCookie(SESSION_COOKIE, codec.encode(session), { ...options, maxAge: SESSION_MAX_AGE_S })

@@ -106,3 +106,14 @@ t.test('a session too large for a cookie fails where it was set, instead of bein
   t.match(line?.err?.message, /^The session would be a cookie of \d+ bytes, and browsers drop cookies over 4096/)
   t.notMatch(large.body, 'browsers drop', 'the message stays in the log')
 })
+
+t.test('a HEAD request leaves the session as it was: the flash is still there for the GET', async (t) => {
+  const { app } = await createTestApp(t, 'production', { config: { sessionSecrets: [K1] } })
+  const cookie = sessionCookie(await sendMessage(app))
+  const head = await app.inject({ method: 'HEAD', url: '/contact', headers: { cookie } })
+  t.equal(head.statusCode, 200)
+  t.equal(sessionSetCookie(head), '', 'no session cookie written')
+  const held = sessionSetCookie(head) ? sessionCookie(head) : cookie // what a browser would hold now
+  const page = await app.inject({ url: '/contact', headers: { cookie: held } })
+  t.match(page.body, 'Thank you, Ann Example', 'the GET shows the thanks')
+})
