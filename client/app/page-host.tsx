@@ -28,6 +28,14 @@ export function PageHost() {
     if (!page) source.request(key)
   }, [page, key, source])
 
+  // The page on screen before this one is left (a page for once is then forgotten).
+  const previous = useRef(shown)
+  useEffect(() => {
+    const before = previous.current
+    previous.current = shown
+    if (before && shown && before.key !== shown.key) source.left?.(before.key, before.page)
+  }, [shown, source])
+
   // Before paint: the title, then scroll and focus for a page that arrived by navigation.
   useLayoutEffect(() => {
     if (!shown) return

@@ -19,6 +19,8 @@ export interface PageSource {
   read(key: string): ReadyPage | undefined
   /** The location shows a page the source does not hold yet: fetch it. */
   request(key: string): void
+  /** `page`, shown for `key`, has just been replaced on screen by another location's. */
+  left?(key: string, page: ReadyPage): void
 }
 
 /** The source for one server render: it holds exactly the page being rendered. */

@@ -40,6 +40,14 @@ export class PageStore implements PageSource {
 
   read = (key: string): ReadyPage | undefined => this.#entries.get(key)?.page
 
+  /**
+   * A page that was for once (its loaders took a flash message) is dropped once left:
+   * Back to it asks the server, as a link does, instead of thanking the user again.
+   */
+  left(key: string, page: ReadyPage): void {
+    if (page.payload.kind === 'page' && page.payload.once && this.#entries.get(key)?.page === page) this.#entries.delete(key)
+  }
+
   /** Puts a page in the cache and tells the page host (the first page, from the HTML, goes in this way). */
   set(key: string, page: ReadyPage, fetchedAt = this.#now()): void {
     this.#entries.set(key, { page, fetchedAt })

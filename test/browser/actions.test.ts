@@ -67,6 +67,22 @@ t.test('the contact form', async (t) => {
     t.equal(dataRequests.filter((url) => url === `${origin}/_data/contact`).length, asked + 1, 'the page was asked for again')
   })
 
+  t.test('the thanks shows once: Back to it asks the server, and shows the form', async (t) => {
+    const { page, dataRequests } = await openPage(t)
+    await page.goto(`${origin}/contact`)
+    await waitForHydration(page)
+    await sendMessage(page, 'Ada', 'Back again')
+    await page.locator('h1', { hasText: 'Thank you' }).waitFor()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click()
+    await page.locator('h1', { hasText: 'About' }).waitFor()
+    const asked = dataRequests.filter((url) => url === `${origin}/_data/contact`).length
+    await page.goBack()
+    await page.locator('h1', { hasText: 'Contact' }).waitFor()
+    t.equal(page.url(), `${origin}/contact`)
+    t.equal(await page.getByText('Thank you').count(), 0, 'not thanked again')
+    t.equal(dataRequests.filter((url) => url === `${origin}/_data/contact`).length, asked + 1, 'the page was asked for again')
+  })
+
   t.test('a link followed while the message is being sent: the answer does not take the user back', async (t) => {
     const tracked = await openPage(t)
     const { page } = tracked
