@@ -167,10 +167,14 @@ export async function storeUpload(part: FilePart, rule: FileRule, options: Store
   })
   const tempPath = path.join(options.dir, `${TEMP_PREFIX}${randomUUID()}`)
   liveFiles.add(tempPath)
+  // 'wx': a fresh file, never one that is already there; 0600: for this process only.
+  const file = createWriteStream(tempPath, { flags: 'wx', mode: 0o600 })
   try {
-    // 'wx': a fresh file, never one that is already there; 0600: for this process only.
-    await pipeline(part.stream, inspect, createWriteStream(tempPath, { flags: 'wx', mode: 0o600 }), { signal: options.signal })
+    await pipeline(part.stream, inspect, file, { signal: options.signal })
   } catch (error) {
+    // A part refused at once (a 2-byte file) can fail the pipeline before the file is
+    // even open: removed now, it would be created just after. Its close comes after the open.
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()))
     await removeFiles([tempPath])
     throw options.signal.aborted ? options.signal.reason : error
   }
