@@ -18,7 +18,7 @@ import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../shared/constants.js'
 import { originForm } from '../shared/location.js'
-import { ErrorCode, isHttpError, isSameSitePath } from '../shared/errors.js'
+import { ErrorCode, isHttpError, isNotFound, isSameSitePath } from '../shared/errors.js'
 import type { ErrorPayload } from '../shared/page-payload.js'
 import { TUNNEL_PATH } from '../shared/monitoring.js'
 import { renderRefusalDocument } from './render/document.js'
@@ -47,6 +47,9 @@ export function sameSiteLocation(to: string): string {
   if (!isSameSitePath(to)) throw new TypeError(`Refusing to redirect to ${JSON.stringify(to)}: not a path on this site`)
   return to.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char))
 }
+
+/** What `throw notFound()` answers where no not-found page is rendered. */
+const NOT_FOUND: Refusal = { status: 404, code: ErrorCode.NOT_FOUND, message: 'Nothing was found at this address.' }
 
 /** A request target that is no path (`*`) or whose percent-encoding is malformed (`/%zz`, `/%E0%A4%A`, `/99%`). */
 export const MALFORMED_URL: Refusal = {
@@ -77,7 +80,7 @@ export class RefusalError extends Error {
 
 /** The status an error answers with: its own when it is an HTTP error status, else 500. */
 export function statusOf(error: { readonly statusCode?: number; readonly status?: number }): number {
-  const status = error.statusCode ?? (isHttpError(error) ? error.status : undefined)
+  const status = error.statusCode ?? (isHttpError(error) || isNotFound(error) ? error.status : undefined)
   return status !== undefined && status >= 400 && status < 600 ? status : 500
 }
 
@@ -135,6 +138,8 @@ const FASTIFY_REFUSALS: Readonly<Record<string, Refusal>> = {
  */
 export function refusalOf(error: FastifyError): Refusal {
   if (error instanceof RefusalError) return error.refusal
+  // `throw notFound()` outside a page (an /api route): its message may be internal, not sent.
+  if (isNotFound(error)) return NOT_FOUND
   const status = statusOf(error)
   if (isHttpError(error)) {
     return { status, code: error.code, message: error.expose ? error.message : (STATUS_CODES[status] ?? 'Refused') }

@@ -7,7 +7,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/digest.js'
-import { ErrorCode, isNotFound } from '../../shared/errors.js'
+import { ErrorCode } from '../../shared/errors.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import secureJsonParse from 'secure-json-parse'
@@ -18,9 +18,6 @@ import { foreignCharset } from '../content-charset.js'
 export interface ApiPluginOptions {
   readonly routes: readonly FastifyPluginAsync[]
 }
-
-/** What `throw notFound()` in an /api route answers (its message may be internal: not sent). */
-const API_NOT_FOUND: Refusal = { status: 404, code: ErrorCode.NOT_FOUND, message: 'Nothing was found at this address.' }
 
 export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
   const routes = apiRouteMethods()
@@ -52,8 +49,6 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   fastify.all('/', { onRequest: sendApiNotFound }, sendApiNotFound)
 
   fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
-    // A route's `throw notFound()`, as a loader's: an expected outcome, not a failure.
-    if (isNotFound(error)) return fastify.refusals.send(request, reply, API_NOT_FOUND)
     const status = statusOf(error)
     if (status < 500) return fastify.refusals.send(request, reply, refusalOf(error))
     const digest = digestOf(error)
