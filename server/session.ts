@@ -74,6 +74,8 @@ export const MAX_COOKIE_BYTES = 4096
 
 export function requestSession(request: FastifyRequest, codec: SessionCodec): RequestSession {
   let session: SecureSession | undefined
+  /** The session as last sealed, while nothing has changed it since: the cookie's value. */
+  let sealed: string | undefined
   /**
    * Sets `key`, or fails where it was set (the action's own error, with its digest)
    * when the sealed session would be a cookie no browser keeps; the value is not kept.
@@ -82,9 +84,13 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
     const opened = open()
     const before = opened.get(key)
     opened.set(key, value)
-    const bytes = SESSION_COOKIE.length + 1 + encodeURIComponent(codec.encode(opened)).length
-    if (bytes <= MAX_COOKIE_BYTES) return
-    opened.set(key, before)
+    const candidate = codec.encode(opened)
+    const bytes = SESSION_COOKIE.length + 1 + encodeURIComponent(candidate).length
+    if (bytes <= MAX_COOKIE_BYTES) {
+      sealed = candidate
+      return
+    }
+    opened.set(key, before) // as it was: what was sealed before still stands for it
     throw new RangeError(
       `The session would be a cookie of ${bytes} bytes, and browsers drop cookies over ${MAX_COOKIE_BYTES}: ` +
         'keep less in it (an id, with the data kept elsewhere).',
@@ -101,11 +107,15 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
       if (key === FLASH_KEY) throw new TypeError('Use flash() for the flash message')
       setChecked(key, value)
     },
-    end: () => open().delete(),
+    end: () => {
+      sealed = undefined
+      open().delete()
+    },
     flash: (message) => setChecked(FLASH_KEY, message),
     takeFlash: () => {
       const message = open().get(FLASH_KEY)
       if (message === undefined) return undefined
+      sealed = undefined
       open().set(FLASH_KEY, undefined)
       return typeof message === 'string' ? message : undefined
     },
@@ -121,7 +131,7 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
       if (!session?.changed || request.method === 'HEAD') return
       const options = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure: isHttps(request) }
       if (session.deleted) reply.setCookie(SESSION_COOKIE, '', { ...options, expires: new Date(0), maxAge: 0 })
-      else reply.setCookie(SESSION_COOKIE, codec.encode(session), { ...options, maxAge: SESSION_MAX_AGE_S })
+      else reply.setCookie(SESSION_COOKIE, sealed ?? codec.encode(session), { ...options, maxAge: SESSION_MAX_AGE_S })
     },
   }
 }
