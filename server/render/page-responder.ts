@@ -75,6 +75,7 @@ export interface PageResponder {
 export function createPageResponder(opts: PageResponderOptions): PageResponder {
   const { manifest, development } = opts
   const { buildId } = manifest
+  const anotherBuild = anotherBuildPayload(buildId)
   const staticPages = new StaticCache<StaticPage>()
   const staticData = new StaticCache<StaticData>()
 
@@ -236,7 +237,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     },
 
     async respondData(request, reply) {
-      if (fromAnotherBuild(request, buildId)) return reply.header('cache-control', NO_STORE).code(409).send(ANOTHER_BUILD(buildId))
+      if (fromAnotherBuild(request, buildId)) return reply.header('cache-control', NO_STORE).code(409).send(anotherBuild)
       const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
       if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
       const cached = staticData.get(location.key)
@@ -263,7 +264,7 @@ function fromAnotherBuild(request: FastifyRequest, buildId: string): boolean {
 }
 
 /** The answer to it: no loader has run, only this server's build id (the browser loads the page as a document). */
-const ANOTHER_BUILD = (buildId: string): ErrorPayload => ({
+const anotherBuildPayload = (buildId: string): ErrorPayload => ({
   kind: 'error',
   status: 409,
   message: 'This page was loaded from another version of the app: it is loaded again.',

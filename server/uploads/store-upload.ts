@@ -67,7 +67,7 @@ export function fileTooLarge(field: string, maxBytes: number): UploadRefusal {
 const TEMP_PREFIX = 'upload-'
 
 /** A name this module gives (UPLOAD_DIR may be the system's temporary folder, shared with other programs). */
-const LEFT_FILE = /^upload-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+const LEFT_FILE = new RegExp(`^${TEMP_PREFIX}[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 /** The temporary files of this process not yet removed: written, or being written. */
 const liveFiles = new Set<string>()

@@ -51,36 +51,27 @@ t.test('the contact form', async (t) => {
     t.same(errors, [])
   })
 
-  t.test('the thanks shows once: Contact again by a link asks the server, and shows the form', async (t) => {
-    const { page, dataRequests } = await openPage(t)
-    await page.goto(`${origin}/contact`)
-    await waitForHydration(page)
-    await sendMessage(page, 'Ada', 'Once')
-    await page.locator('h1', { hasText: 'Thank you' }).waitFor()
-    const main = page.getByRole('navigation', { name: 'Main' })
-    await main.getByRole('link', { name: 'About' }).click()
-    await page.locator('h1', { hasText: 'About' }).waitFor()
-    const asked = dataRequests.filter((url) => url === `${origin}/_data/contact`).length
-    await main.getByRole('link', { name: 'Contact' }).click()
-    await page.locator('h1', { hasText: 'Contact' }).waitFor()
-    t.equal(await page.getByText('Thank you').count(), 0, 'not thanked again')
-    t.equal(dataRequests.filter((url) => url === `${origin}/_data/contact`).length, asked + 1, 'the page was asked for again')
-  })
-
-  t.test('the thanks shows once: Back to it asks the server, and shows the form', async (t) => {
-    const { page, dataRequests } = await openPage(t)
-    await page.goto(`${origin}/contact`)
-    await waitForHydration(page)
-    await sendMessage(page, 'Ada', 'Back again')
-    await page.locator('h1', { hasText: 'Thank you' }).waitFor()
-    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'About' }).click()
-    await page.locator('h1', { hasText: 'About' }).waitFor()
-    const asked = dataRequests.filter((url) => url === `${origin}/_data/contact`).length
-    await page.goBack()
-    await page.locator('h1', { hasText: 'Contact' }).waitFor()
-    t.equal(page.url(), `${origin}/contact`)
-    t.equal(await page.getByText('Thank you').count(), 0, 'not thanked again')
-    t.equal(dataRequests.filter((url) => url === `${origin}/_data/contact`).length, asked + 1, 'the page was asked for again')
+  t.test('the thanks shows once: Contact again by a link, or by Back, asks the server and shows the form', async (t) => {
+    const main = (page: Page) => page.getByRole('navigation', { name: 'Main' })
+    const ways: Array<[string, (page: Page) => Promise<unknown>]> = [
+      ['a link', (page) => main(page).getByRole('link', { name: 'Contact' }).click()],
+      ['Back', (page) => page.goBack()],
+    ]
+    for (const [way, goBackToContact] of ways) {
+      const { page, dataRequests } = await openPage(t)
+      await page.goto(`${origin}/contact`)
+      await waitForHydration(page)
+      await sendMessage(page, 'Ada', `Once, then ${way}`)
+      await page.locator('h1', { hasText: 'Thank you' }).waitFor()
+      await main(page).getByRole('link', { name: 'About' }).click()
+      await page.locator('h1', { hasText: 'About' }).waitFor()
+      const asked = dataRequests.filter((url) => url === `${origin}/_data/contact`).length
+      await goBackToContact(page)
+      await page.locator('h1', { hasText: 'Contact' }).waitFor()
+      t.equal(page.url(), `${origin}/contact`, way)
+      t.equal(await page.getByText('Thank you').count(), 0, `${way}: not thanked again`)
+      t.equal(dataRequests.filter((url) => url === `${origin}/_data/contact`).length, asked + 1, `${way}: the page was asked for again`)
+    }
   })
 
   t.test('a link followed while the message is being sent: the answer does not take the user back', async (t) => {
