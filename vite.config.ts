@@ -45,8 +45,8 @@ export default defineConfig({
     watch: { ignored: ['dist', 'test/.build', '.cache', '.tap'].map((dir) => path.join(root, dir, '**')) },
   },
   // Found up front, so the first page load does not discover a dependency and reload.
-  optimizeDeps: { entries: ['client/entry.tsx', 'client/pages/*.tsx', 'client/monitoring/*.ts'] },
+  optimizeDeps: { entries: ['client/entry.tsx', 'client/pages/*.tsx', 'client/framework/monitoring/*.ts'] },
   environments: {
-    ssr: { build: { rollupOptions: { input: { index: 'server/development/ssr-entry.ts' } } } },
+    ssr: { build: { rollupOptions: { input: { index: 'server/framework/development/ssr-entry.ts' } } } },
   },
 })

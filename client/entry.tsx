@@ -3,6 +3,6 @@ import './styles.css'
 import { router } from '../shared/routes.js'
 import { layouts } from './layouts/index.js'
 import { pages } from './pages/index.js'
-import { startClient } from './browser/start.js'
+import { startClient } from './framework/browser/start.js'
 
 void startClient({ router, pages, layouts })

@@ -8,7 +8,7 @@
  *   small chunks: ten requests before the first page hydrates instead of two
  *   (docs/decisions/017-first-paint.md).
  *   Beside every script and stylesheet, `.br` (quality 11) and `.gz` (level 9): the
- *   server sends them as they are (server/compression.ts).
+ *   server sends them as they are (server/framework/compression.ts).
  * - server, with esbuild: one ESM bundle with node_modules left external, plus a two-line launcher
  *   (dist/server/main.js) that sets NODE_ENV before React is first imported.
  *
@@ -23,8 +23,8 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as esbuild from 'esbuild'
 import type { Manifest } from 'vite'
-import { ASSETS_PREFIX } from '../shared/constants.js'
-import type { BuildManifest, ChunkFiles } from '../shared/build-manifest.js'
+import { ASSETS_PREFIX } from '../shared/framework/constants.js'
+import type { BuildManifest, ChunkFiles } from '../shared/framework/build-manifest.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
@@ -52,8 +52,8 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
       publicDir: false,
       logLevel: 'warn',
       define: { 'process.env.NODE_ENV': '"production"' },
-      // wouter's hook shim for React before 18: React 19 has the hook (client/vendor/).
-      resolve: { alias: { 'use-sync-external-store/shim/index.js': path.join(projectRoot, 'client/vendor/use-sync-external-store-shim.ts') } },
+      // wouter's hook shim for React before 18: React 19 has the hook (client/framework/vendor/).
+      resolve: { alias: { 'use-sync-external-store/shim/index.js': path.join(projectRoot, 'client/framework/vendor/use-sync-external-store-shim.ts') } },
       esbuild: { jsx: 'automatic', legalComments: 'none' },
       build: {
         outDir: options.outDir,
@@ -62,7 +62,7 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
         manifest: true,
         // Kept for monitoring (symbolication), never referenced from the scripts.
         sourcemap: 'hidden',
-        // The server writes the preloads (server/render/document.ts), so Vite's helper does not.
+        // The server writes the preloads (server/framework/render/document.ts), so Vite's helper does not.
         modulePreload: false,
         // One stylesheet for the app: the server inlines it into every document.
         cssCodeSplit: false,
@@ -170,7 +170,7 @@ export async function bundleForNode(entryPoints: Record<string, string>, outDir:
 
 export async function buildServer(outDir: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true })
-  await bundleForNode({ server: 'server/main.ts', instrument: 'server/instrument.ts' }, outDir)
+  await bundleForNode({ server: 'server/framework/main.ts', instrument: 'server/framework/instrument.ts' }, outDir)
   // React picks its production build from NODE_ENV when first imported, and ESM
   // imports are hoisted: so the variable is set here, before the bundle is imported.
   await mkdir(outDir, { recursive: true })

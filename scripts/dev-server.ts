@@ -1,6 +1,6 @@
 /**
- * One run of the development server: the production app (server/app.ts) in
- * development mode (server/development/), listening on PORT and HOST like production.
+ * One run of the development server: the production app (server/framework/app.ts) in
+ * development mode (server/framework/development/), listening on PORT and HOST like production.
  * `npm run dev` (scripts/dev.ts) starts it, and starts it again after an edit to the
  * server's own code. Log lines are pretty-printed, stacks included.
  */
@@ -8,9 +8,9 @@ import type { Socket } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import pretty from 'pino-pretty'
-import { buildApp } from '../server/app.js'
-import { listenOrExit, loadConfigOrExit } from '../server/process.js'
-import { prepareDevelopment } from '../server/development/index.js'
+import { buildApp } from '../server/framework/app.js'
+import { listenOrExit, loadConfigOrExit } from '../server/framework/process.js'
+import { prepareDevelopment } from '../server/framework/development/index.js'
 import { router } from '../shared/routes.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')

@@ -3,8 +3,8 @@
  * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
  * and both are checked against the types declared here.
  */
-import { createRouter, layout, route } from './route-table.js'
-import { MiB } from './uploads.js'
+import { createRouter, layout, route } from './framework/route-table.js'
+import { MiB } from './framework/uploads.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>

@@ -3,7 +3,7 @@
  * many pages, and small): checked against the layout table.
  */
 import type { AppLayouts } from '../../shared/routes.js'
-import type { LayoutModules } from '../page-module.js'
+import type { LayoutModules } from '../framework/page-module.js'
 import items from './items.js'
 import root from './root.js'
 

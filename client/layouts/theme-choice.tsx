@@ -15,9 +15,9 @@
  * and `aria-pressed` is set once the page is interactive.
  */
 import { useContext, useEffect, useRef, useState, type FormEvent } from 'react'
-import { ACTION_FIELD } from '../../shared/actions.js'
-import { ActionStateContext } from '../app/action-state.js'
-import type { ActionFields, ActionName } from '../../shared/route-table.js'
+import { ACTION_FIELD } from '../../shared/framework/actions.js'
+import { ActionStateContext } from '../framework/view/action-state.js'
+import type { ActionFields, ActionName } from '../../shared/framework/route-table.js'
 import type { layouts } from '../../shared/routes.js'
 import { documentTheme, isTheme, THEMES, type Theme } from '../../shared/theme.js'
 

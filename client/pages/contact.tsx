@@ -1,7 +1,7 @@
 import { CONTACT_ATTACHMENT, CONTACT_LIMITS, routes } from '../../shared/routes.js'
-import { describeBytes, describeTypes } from '../../shared/uploads.js'
-import { Form } from '../app/form.js'
-import { definePage, type PageProps } from '../page-module.js'
+import { describeBytes, describeTypes } from '../../shared/framework/uploads.js'
+import { Form } from '../framework/view/form.js'
+import { definePage, type PageProps } from '../framework/page-module.js'
 
 export default definePage(routes.contact, {
   title: (data) => (data.thanks ? 'Message sent' : 'Contact'),

@@ -1,6 +1,6 @@
 import { routes } from '../../shared/routes.js'
-import { Link } from '../app/link.js'
-import { definePage, type PageProps } from '../page-module.js'
+import { Link } from '../framework/view/link.js'
+import { definePage, type PageProps } from '../framework/page-module.js'
 
 export default definePage(routes.home, {
   title: () => 'Home',

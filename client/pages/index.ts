@@ -3,7 +3,7 @@
  * type checker holds each page to its route's data type.
  */
 import type { AppRoutes } from '../../shared/routes.js'
-import type { PageImports } from '../page-module.js'
+import type { PageImports } from '../framework/page-module.js'
 
 export const pages: PageImports<AppRoutes> = {
   home: () => import('./home.js'),

@@ -1,8 +1,8 @@
 import { useState } from 'react'
 import { href, routes } from '../../shared/routes.js'
-import { Link } from '../app/link.js'
-import { LongList } from '../app/long-list.js'
-import { definePage, type PageProps } from '../page-module.js'
+import { Link } from '../framework/view/link.js'
+import { LongList } from '../framework/view/long-list.js'
+import { definePage, type PageProps } from '../framework/page-module.js'
 
 export default definePage(routes.items, {
   title: (data) => data.title,

@@ -9,8 +9,8 @@
  * that dropped the string unread would not count it.
  */
 import { renderToString } from 'react-dom/server'
-import { AppRoot } from '../../client/app/app-root.js'
-import { singlePageSource } from '../../client/app/page-source.js'
+import { AppRoot } from '../../client/framework/view/app-root.js'
+import { singlePageSource } from '../../client/framework/view/page-source.js'
 import items from '../../client/pages/items.js'
 import { appDefinition } from '../../server/pages/index.js'
 

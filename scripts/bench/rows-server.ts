@@ -6,9 +6,9 @@
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildApp } from '../../server/app.js'
-import { loadConfig } from '../../server/config.js'
-import { defineServerPage, type AnyAppDefinition, type AppDefinition } from '../../server/page-definition.js'
+import { buildApp } from '../../server/framework/app.js'
+import { loadConfig } from '../../server/framework/config.js'
+import { defineServerPage, type AnyAppDefinition, type AppDefinition } from '../../server/framework/page-definition.js'
 import { appDefinition } from '../../server/pages/index.js'
 import type { ItemRow } from '../../shared/routes.js'
 import { routes, type AppLayouts, type AppRoutes } from '../../shared/routes.js'

@@ -1,7 +1,7 @@
-import { actionInvalid, actionSuccess } from '../../shared/actions.js'
-import type { ActionFields } from '../../shared/route-table.js'
+import { actionInvalid, actionSuccess } from '../../shared/framework/actions.js'
+import type { ActionFields } from '../../shared/framework/route-table.js'
 import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
-import { defineServerPage } from '../page-definition.js'
+import { defineServerPage } from '../framework/page-definition.js'
 
 /** The fields of the send action, as the route table declares them. */
 type ContactField = ActionFields<typeof routes.contact, 'send'>

@@ -10,7 +10,7 @@ import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, postAsDocument, waitForHydration } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
-import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
+import { LAYOUTS_HELD_HEADER } from '../../shared/framework/constants.js'
 
 t.test('the items layout of the production app', async (t) => {
   const { origin } = await listenTestApp(t)

@@ -5,7 +5,7 @@
  * item answers a click made before its group had hydrated.
  */
 import t from 'tap'
-import { LONG_LIST_GROUP_SIZE } from '../../client/app/long-list.js'
+import { LONG_LIST_GROUP_SIZE } from '../../client/framework/view/long-list.js'
 import { LIST_LENGTH, listLabels } from '../fixtures/app/routes.js'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'

@@ -4,7 +4,7 @@
  * through the app's /monitoring tunnel to the fake ingest.
  */
 import t from 'tap'
-import { parseDsn } from '../../shared/monitoring.js'
+import { parseDsn } from '../../shared/framework/monitoring.js'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { startFakeIngest, type FakeIngest } from '../helpers/fake-ingest.js'

@@ -13,7 +13,7 @@ import type { Page } from 'playwright-core'
 import { listenTestApp } from '../helpers/app.js'
 import { fillContactForm, openPage, waitForHydration } from '../helpers/browser.js'
 import { fileOf } from '../helpers/multipart.js'
-import { MiB } from '../../shared/uploads.js'
+import { MiB } from '../../shared/framework/uploads.js'
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')
 

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import t from 'tap'
-import { locationKey } from '../../shared/location.js'
+import { locationKey } from '../../shared/framework/location.js'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { productionUrl } from '../helpers/generated-urls.js'

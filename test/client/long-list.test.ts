@@ -6,7 +6,7 @@
 import t from 'tap'
 import { createElement } from 'react'
 import { renderToString } from 'react-dom/server'
-import { LongList } from '../../client/app/long-list.js'
+import { LongList } from '../../client/framework/view/long-list.js'
 
 const html = (count: number, groupSize?: number) =>
   renderToString(

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { definedPage } from '../../client/page-module.js'
+import { definedPage } from '../../client/framework/page-module.js'
 import { pages } from '../../client/pages/index.js'
 import { routes } from '../../shared/routes.js'
 

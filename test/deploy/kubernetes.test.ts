@@ -1,6 +1,6 @@
 /**
  * The Kubernetes manifests (deploy/kubernetes/) checked against the app they run, so
- * the two cannot drift: the container's environment is read by server/config.ts's own
+ * the two cannot drift: the container's environment is read by server/framework/config.ts's own
  * loadConfig (defaults and all), the probe paths are asked of the real app, the grace
  * period is computed from the shutdown settings, and the objects select the same pods.
  */
@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { parseAllDocuments } from 'yaml'
-import { ConfigError, loadConfig, type AppConfig } from '../../server/config.js'
+import { ConfigError, loadConfig, type AppConfig } from '../../server/framework/config.js'
 import { createTestApp } from '../helpers/app.js'
 import { projectRoot } from '../helpers/build.js'
 import { instructionsOf, readDockerfile } from '../helpers/dockerfile.js'
@@ -50,9 +50,9 @@ const envList: Array<{ name: string; value?: string; valueFrom?: any }> = contai
 /** The container's plain environment variables (those given as values). */
 const plainEnv = Object.fromEntries(envList.filter((entry) => entry.value !== undefined).map((entry) => [entry.name, String(entry.value)]))
 
-/** What the app makes of that environment: server/config.ts's defaults for the rest. */
+/** What the app makes of that environment: server/framework/config.ts's defaults for the rest. */
 const effective: AppConfig = loadConfig(plainEnv)
-/** server/config.ts's defaults, as the app applies them with nothing set. */
+/** server/framework/config.ts's defaults, as the app applies them with nothing set. */
 const defaults: AppConfig = loadConfig({})
 
 /** A CPU or memory quantity in base units (cores, bytes). */
@@ -84,7 +84,7 @@ t.test('every file parses; each object has apiVersion, kind and a name; kustomiz
 })
 
 t.test('the container environment is valid configuration, and the port is the app\'s', async (t) => {
-  t.equal(effective.port, defaults.port, 'PORT is the default one (server/config.ts)')
+  t.equal(effective.port, defaults.port, 'PORT is the default one (server/framework/config.ts)')
   const ports: Array<{ name: string; containerPort: number }> = container.ports
   t.same(ports.map((port) => port.containerPort), [effective.port], 'the container port is the one the app listens on')
   const exposed = instructionsOf(readDockerfile(path.join(projectRoot, 'Dockerfile')).stages.at(-1)!, 'EXPOSE').map((i) => Number(i.args))

@@ -5,7 +5,7 @@
  * the helper stops every process it started.
  */
 import t from 'tap'
-import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
+import { SERVER_ERROR_TEXT } from '../../shared/framework/error-texts.js'
 import { createTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 import { startDevServer, type DevServer } from '../helpers/dev-server.js'

@@ -90,7 +90,7 @@ export async function openPage(
   return { page, errors, failedResources, documentRequests, dataRequests, dataFinished }
 }
 
-/** Resolves once React has hydrated the page (client/browser/start.tsx marks `<html>`). */
+/** Resolves once React has hydrated the page (client/framework/browser/start.tsx marks `<html>`). */
 export async function waitForHydration(page: Page): Promise<void> {
   await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
 }

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildClient, buildServer } from '../../scripts/build.js'
-import type { BuildManifest } from '../../shared/build-manifest.js'
+import type { BuildManifest } from '../../shared/framework/build-manifest.js'
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { clientAddressKey } from '../../server/client-address.js'
+import { clientAddressKey } from '../../server/framework/client-address.js'
 
 t.test('the key a client address is counted under', async (t) => {
   const cases: Array<[reported: string, key: string]> = [

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { ConfigError, loadConfig } from '../../server/config.js'
+import { ConfigError, loadConfig } from '../../server/framework/config.js'
 
 t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t) => {
   const config = loadConfig({})

@@ -4,7 +4,7 @@
  * `Secure` exactly when the client reached us over https.
  */
 import t from 'tap'
-import { collectResponse } from '../../server/response-control.js'
+import { collectResponse } from '../../server/framework/response-control.js'
 import { createTestApp } from '../helpers/app.js'
 import { setCookies } from '../helpers/cookies.js'
 

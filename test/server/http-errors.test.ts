@@ -1,5 +1,5 @@
 import t from 'tap'
-import { sameSiteLocation, surfaceOf } from '../../server/http-errors.js'
+import { sameSiteLocation, surfaceOf } from '../../server/framework/http-errors.js'
 
 t.test('a redirect Location is checked where it is sent', async (t) => {
   t.equal(sameSiteLocation('/about'), '/about')

@@ -7,13 +7,13 @@
 import t from 'tap'
 import { createTestApp, testConfig } from '../helpers/app.js'
 import { shelfLoads } from '../fixtures/app/server.js'
-import { LAYOUTS_HELD_HEADER } from '../../shared/constants.js'
-import { SERVER_ERROR_TEXT } from '../../shared/error-texts.js'
+import { LAYOUTS_HELD_HEADER } from '../../shared/framework/constants.js'
+import { SERVER_ERROR_TEXT } from '../../shared/framework/error-texts.js'
 import { Writable } from 'node:stream'
-import { buildApp } from '../../server/app.js'
+import { buildApp } from '../../server/framework/app.js'
 import { buildFor } from '../helpers/build.js'
 import { fixtureDefinition } from '../fixtures/app/server.js'
-import { createRouter, layout, route, type LayoutTable, type RouteTable } from '../../shared/route-table.js'
+import { createRouter, layout, route, type LayoutTable, type RouteTable } from '../../shared/framework/route-table.js'
 
 const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
 

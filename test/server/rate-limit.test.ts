@@ -1,8 +1,8 @@
 // test-needs: redis
 import t from 'tap'
 import type { FastifyBaseLogger } from 'fastify'
-import type { AppConfig, RateLimitConfig } from '../../server/config.js'
-import { throttledWarning } from '../../server/plugins/rate-limit.js'
+import type { AppConfig, RateLimitConfig } from '../../server/framework/config.js'
+import { throttledWarning } from '../../server/framework/plugins/rate-limit.js'
 import { listenTestApp, type LogLine, type TestAppOptions } from '../helpers/app.js'
 import { freePort } from '../helpers/ports.js'
 import { startRedis } from '../helpers/redis.js'

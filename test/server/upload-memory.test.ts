@@ -10,7 +10,7 @@ import path from 'node:path'
 import t from 'tap'
 import { buildDist, listeningOrigin, startServer } from '../helpers/server-process.js'
 import { fileOf, multipartBody, send } from '../helpers/multipart.js'
-import { MiB } from '../../shared/uploads.js'
+import { MiB } from '../../shared/framework/uploads.js'
 
 const UPLOADS = 20
 const FILE_BYTES = 5 * MiB

@@ -15,7 +15,7 @@ import { securityHeaderNames } from '../helpers/security-headers.js'
 import { waitUntil } from '../helpers/wait.js'
 import { receivedUploads } from '../fixtures/app/server.js'
 import { SECRET_MESSAGE, UPLOAD_BOX_FILE_BYTES } from '../fixtures/app/routes.js'
-import { MiB } from '../../shared/uploads.js'
+import { MiB } from '../../shared/framework/uploads.js'
 
 const JSON_ACCEPT = { accept: 'application/json' }
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex')

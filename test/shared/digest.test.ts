@@ -1,5 +1,5 @@
 import t from 'tap'
-import { digestOf } from '../../shared/digest.js'
+import { digestOf } from '../../shared/framework/digest.js'
 
 function failAt(message: string): Error {
   return new Error(message)

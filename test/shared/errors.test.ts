@@ -1,5 +1,5 @@
 import t from 'tap'
-import { HttpError, isHttpError, isNotFound, isRedirect, notFound, redirect } from '../../shared/errors.js'
+import { HttpError, isHttpError, isNotFound, isRedirect, notFound, redirect } from '../../shared/framework/errors.js'
 
 t.test('notFound and redirect are recognised by their checks, and only by theirs', async (t) => {
   const missing = notFound()

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { escapeHtml, serializeForScript } from '../../shared/html.js'
+import { escapeHtml, serializeForScript } from '../../shared/framework/html.js'
 
 const HOSTILE = '</script><script>alert(1)</script>'
 

@@ -1,10 +1,10 @@
 /**
- * The one location key (shared/location.ts): two URLs that show the same page have
+ * The one location key (shared/framework/location.ts): two URLs that show the same page have
  * the same key however they are encoded, and two that do not, never do.
  */
 import t from 'tap'
-import { canonicalLocation, locationKey, parseTarget, tidyPathname } from '../../shared/location.js'
-import { isSameSitePath } from '../../shared/errors.js'
+import { canonicalLocation, locationKey, parseTarget, tidyPathname } from '../../shared/framework/location.js'
+import { isSameSitePath } from '../../shared/framework/errors.js'
 
 t.test('the key of a target, case by case', async (t) => {
   const cases: Array<[target: string, key: string, why: string]> = [

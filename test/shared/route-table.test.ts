@@ -1,5 +1,5 @@
 import t from 'tap'
-import { createRouter, route } from '../../shared/route-table.js'
+import { createRouter, route } from '../../shared/framework/route-table.js'
 import { href, matchRoute } from '../../shared/routes.js'
 
 t.test('matchRoute finds the route and decoded params of a pathname', async (t) => {

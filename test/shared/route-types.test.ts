@@ -4,12 +4,12 @@
  * counting this file.)
  */
 import t from 'tap'
-import { defineLayout, definePage } from '../../client/page-module.js'
-import { defineServerLayout, defineServerPage, type ServerLayouts } from '../../server/page-definition.js'
+import { defineLayout, definePage } from '../../client/framework/page-module.js'
+import { defineServerLayout, defineServerPage, type ServerLayouts } from '../../server/framework/page-definition.js'
 import { href, layouts, routes, type AppLayouts } from '../../shared/routes.js'
-import { layout, route } from '../../shared/route-table.js'
-import { actionSuccess } from '../../shared/actions.js'
-import type { UploadedFile } from '../../shared/uploads.js'
+import { layout, route } from '../../shared/framework/route-table.js'
+import { actionSuccess } from '../../shared/framework/actions.js'
+import type { UploadedFile } from '../../shared/framework/uploads.js'
 
 // Never called: these lines exist for the type checker only.
 export function misuses() {

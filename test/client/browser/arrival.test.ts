@@ -2,7 +2,7 @@
  * Arrival, alone: where scroll and focus go once a navigation's page is on screen.
  */
 import t from 'tap'
-import { Arrival, KEPT_POSITIONS, type ArrivalDocument } from '../../../client/browser/arrival.js'
+import { Arrival, KEPT_POSITIONS, type ArrivalDocument } from '../../../client/framework/browser/arrival.js'
 
 /** `storage`: the tab's session storage, shared by the documents a test creates in turn. */
 function fakeDocument(storage: { positions: Array<[string, number]> } = { positions: [] }, landingY = 0) {

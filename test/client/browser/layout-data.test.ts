@@ -1,7 +1,7 @@
 import t from 'tap'
-import { LayoutData } from '../../../client/browser/layout-data.js'
-import type { PagePayload } from '../../../shared/page-payload.js'
-import { createRouter, layout } from '../../../shared/route-table.js'
+import { LayoutData } from '../../../client/framework/browser/layout-data.js'
+import type { PagePayload } from '../../../shared/framework/page-payload.js'
+import { createRouter, layout } from '../../../shared/framework/route-table.js'
 
 const root = layout()({ id: 'root', mode: 'static' })
 const shelf = layout<{ n: number }>()({ id: 'shelf', mode: 'dynamic', parent: root })

@@ -3,8 +3,8 @@
  * Timers are the test's own, so time moves only when the test says.
  */
 import t from 'tap'
-import type { LoadResult } from '../../../client/browser/load-page.js'
-import { NavigationLoading, type Timers } from '../../../client/browser/navigation-loading.js'
+import type { LoadResult } from '../../../client/framework/browser/load-page.js'
+import { NavigationLoading, type Timers } from '../../../client/framework/browser/navigation-loading.js'
 
 function manualTimers() {
   let now = 0

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { NavigationStatusStore } from '../../../client/browser/navigation-status-store.js'
+import { NavigationStatusStore } from '../../../client/framework/browser/navigation-status-store.js'
 
 t.test('the status store tells its listeners of real changes only', async (t) => {
   const store = new NavigationStatusStore()

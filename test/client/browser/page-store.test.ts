@@ -1,9 +1,9 @@
 import t from 'tap'
-import { PageModules } from '../../../client/browser/page-modules.js'
-import { PageStore } from '../../../client/browser/page-store.js'
-import { LayoutData } from '../../../client/browser/layout-data.js'
-import type { PagePayload, ScreenPayload } from '../../../shared/page-payload.js'
-import { createRouter } from '../../../shared/route-table.js'
+import { PageModules } from '../../../client/framework/browser/page-modules.js'
+import { PageStore } from '../../../client/framework/browser/page-store.js'
+import { LayoutData } from '../../../client/framework/browser/layout-data.js'
+import type { PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import { createRouter } from '../../../shared/framework/route-table.js'
 
 function storeAt(clock: { now: number }) {
   const router = createRouter({})

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { PrefetchQueue } from '../../../client/browser/prefetch-queue.js'
+import { PrefetchQueue } from '../../../client/framework/browser/prefetch-queue.js'
 
 /** A queue whose loads stay pending until the test settles them. */
 function harness(settled: Set<string> = new Set()) {

@@ -4,9 +4,9 @@
  * with the tunnel's own traffic kept out of its HTTP instrumentation.
  */
 import t from 'tap'
-import { sentryNodeOptions, untracedTraffic } from '../../../server/monitoring/sentry-options.js'
-import type { MonitoringConfig } from '../../../server/config.js'
-import { parseDsn } from '../../../shared/monitoring.js'
+import { sentryNodeOptions, untracedTraffic } from '../../../server/framework/monitoring/sentry-options.js'
+import type { MonitoringConfig } from '../../../server/framework/config.js'
+import { parseDsn } from '../../../shared/framework/monitoring.js'
 
 const dsn = parseDsn('https://publickey@o1.ingest.sentry.io/42')!
 const monitoring = (overrides: Partial<MonitoringConfig> = {}) => ({

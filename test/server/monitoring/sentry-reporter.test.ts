@@ -6,9 +6,9 @@
  */
 import * as Sentry from '@sentry/node'
 import t from 'tap'
-import { sentryNodeOptions } from '../../../server/monitoring/sentry-options.js'
-import { sentryReporter } from '../../../server/monitoring/sentry-reporter.js'
-import { parseDsn } from '../../../shared/monitoring.js'
+import { sentryNodeOptions } from '../../../server/framework/monitoring/sentry-options.js'
+import { sentryReporter } from '../../../server/framework/monitoring/sentry-reporter.js'
+import { parseDsn } from '../../../shared/framework/monitoring.js'
 import { listenTestApp } from '../../helpers/app.js'
 import { startFakeIngest } from '../../helpers/fake-ingest.js'
 import fixtureApiRoutes from '../../fixtures/api.js'

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { createTestApp } from '../../helpers/app.js'
 import { sessionCookie, sessionSetCookie } from '../../helpers/cookies.js'
-import { parseHostPattern } from '../../../server/allowed-hosts.js'
+import { parseHostPattern } from '../../../server/framework/allowed-hosts.js'
 import { SECRET_MESSAGE } from '../../fixtures/app/routes.js'
 
 const ORIGIN = 'http://localhost:80' // what app.inject's requests are addressed to

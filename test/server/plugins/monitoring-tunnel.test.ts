@@ -1,7 +1,7 @@
 import { createServer } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import t from 'tap'
-import { parseDsn, tunnelPathFor, type ParsedDsn } from '../../../shared/monitoring.js'
+import { parseDsn, tunnelPathFor, type ParsedDsn } from '../../../shared/framework/monitoring.js'
 import { createTestApp } from '../../helpers/app.js'
 import { envelopeBytes, startFakeIngest, type FakeIngest } from '../../helpers/fake-ingest.js'
 

@@ -3,8 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t, { type Test } from 'tap'
-import type { BuildManifest } from '../../../shared/build-manifest.js'
-import { readInlineStyle } from '../../../server/render/inline-style.js'
+import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
+import { readInlineStyle } from '../../../server/framework/render/inline-style.js'
 
 /** A client build folder holding `files` under assets/, and a manifest naming them as the stylesheets. */
 function buildWith(t: Test, files: Record<string, string>): { clientDir: string; manifest: BuildManifest } {

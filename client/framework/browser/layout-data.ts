@@ -1,0 +1,61 @@
+/**
+ * The browser's copy of layout data (docs/architecture.md, "Layouts"): by layout id,
+ * with when it arrived. A page-data fetch names the layouts held fresh (300 s for a
+ * static layout, 30 s for a dynamic one, the pages' rules), the server leaves their
+ * data out, and `complete` puts the copy back before the payload is stored: a
+ * navigation between two pages of one layout fetches only what changed, in one request.
+ */
+import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
+import type { AnyPayload } from '../../../shared/framework/page-payload.js'
+import type { Router } from '../../../shared/framework/route-table.js'
+
+interface Entry {
+  readonly data: unknown
+  readonly fetchedAt: number
+}
+
+/** What the browser held when it asked: the data the answer may leave out. */
+export type HeldLayouts = ReadonlyMap<string, unknown>
+
+export class LayoutData {
+  readonly #entries = new Map<string, Entry>()
+  readonly #router: Pick<Router<any, any>, 'layouts' | 'layoutsOf'>
+  readonly #now: () => number
+
+  constructor(router: Pick<Router<any, any>, 'layouts' | 'layoutsOf'>, now: () => number) {
+    this.#router = router
+    this.#now = now
+  }
+
+  /** The data of the layouts around `routeId` that is still fresh. */
+  heldFor(routeId: string | undefined): HeldLayouts {
+    const held = new Map<string, unknown>()
+    for (const layout of this.#router.layoutsOf(routeId)) {
+      const entry = this.#entries.get(layout.id)
+      if (!entry) continue
+      const ttl = layout.mode === 'static' ? STATIC_DATA_TTL_MS : DYNAMIC_DATA_TTL_MS
+      if (this.#now() - entry.fetchedAt < ttl) held.set(layout.id, entry.data)
+    }
+    return held
+  }
+
+  /**
+   * Keeps the layout data a payload brought and returns the payload with the held data
+   * it left out put back (a payload that brought everything is returned as it is).
+   */
+  complete<P extends AnyPayload>(payload: P, held: HeldLayouts, fetchedAt: number): P {
+    if (payload.kind === 'redirect') return payload
+    const brought = payload.layouts ?? {}
+    for (const [id, data] of Object.entries(brought)) {
+      if (Object.hasOwn(this.#router.layouts, id)) this.#entries.set(id, { data, fetchedAt })
+    }
+    const missing = [...held].filter(([id]) => !Object.hasOwn(brought, id))
+    if (missing.length === 0) return payload
+    return { ...payload, layouts: { ...Object.fromEntries(missing), ...brought } }
+  }
+
+  /** Forgets everything (after a server action changed what layouts show). */
+  clear(): void {
+    this.#entries.clear()
+  }
+}

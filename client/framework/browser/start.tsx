@@ -1,0 +1,146 @@
+/**
+ * Starts the app in the browser: reads the first page's payload from the HTML, makes
+ * sure its route chunk is loaded (it is preloaded, so this is quick), and hydrates the
+ * same tree the server rendered.
+ *
+ * The navigation engine (client-side navigation with loading first, scroll and focus,
+ * prefetching) is not needed to hydrate: its chunk starts loading with hydration and
+ * is attached right after, off the first load's critical path. A link clicked before
+ * then is a document load, as without JavaScript: in place, it would change the URL
+ * first and show the page without the engine's scroll, focus and announcement.
+ */
+import { flushSync } from 'react-dom'
+import { hydrateRoot, type Root } from 'react-dom/client'
+import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
+import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
+import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
+import { locationKey } from '../../../shared/framework/location.js'
+import type { AnyPayload } from '../../../shared/framework/page-payload.js'
+import type { LayoutTable, Router, RouteTable } from '../../../shared/framework/route-table.js'
+import { AppRoot } from '../view/app-root.js'
+import { definedPage, type LayoutModules, type PageImports, type PageModule } from '../page-module.js'
+import { LayoutData } from './layout-data.js'
+import type { NavigationEngine } from './navigation-engine.js'
+import { PageModules } from './page-modules.js'
+import { PageStore } from './page-store.js'
+
+export interface ClientApp<Table extends RouteTable, Layouts extends LayoutTable> {
+  readonly router: Router<Table, Layouts>
+  readonly pages: PageImports<Table>
+  /** Every layout's client module (the server renders the same ones). */
+  readonly layouts: LayoutModules<Layouts>
+}
+
+/**
+ * A document load. A path is put after this origin as it is, never resolved as a
+ * relative URL: `//host/x` (a location key can look like that) stays on this site.
+ */
+function hardNavigate(url: string, replace = false): void {
+  const absolute = url.startsWith('/') ? window.location.origin + url : url
+  if (replace) window.location.replace(absolute)
+  else window.location.assign(absolute)
+}
+
+export async function startClient<Table extends RouteTable, Layouts extends LayoutTable>(app: ClientApp<Table, Layouts>): Promise<void> {
+  const monitoring = readMonitoringConfig()
+  if (monitoring) listenForEarlyErrors() // before anything else can throw
+  const bootstrap = document.getElementById(BOOTSTRAP_ELEMENT_ID)
+  const container = document.getElementById(ROOT_ELEMENT_ID)
+  if (!bootstrap?.textContent || !container) throw new Error('The page has no bootstrap data or root element')
+  const payload = JSON.parse(bootstrap.textContent) as AnyPayload
+  if (payload.kind === 'redirect') throw new Error('A document never carries a redirect payload')
+
+  const modules = new PageModules(app.pages)
+  const layoutData = new LayoutData(app.router, () => Date.now())
+  const store = new PageStore({
+    buildId: payload.buildId,
+    router: app.router,
+    modules,
+    layouts: layoutData,
+    onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
+  })
+  layoutData.complete(payload, new Map(), Date.now())
+  const engineChunk = import('./navigation-engine.js') // loads while the page hydrates
+  // Registered before hydration, so before wouter's: the engine's listener, once attached, runs first.
+  let onPopState: ((event: PopStateEvent) => void) | undefined
+  window.addEventListener('popstate', (event) => onPopState?.(event))
+  const module = payload.routeId !== undefined ? await firstPageModule(app.router.routes, modules, payload.routeId) : undefined
+  // An error screen in the document may answer a form post (its refusal: a 400, 403,
+  // 404, 413, 415, 429...), which a later link to this URL, a GET, would not meet: it
+  // goes in already stale.
+  const fetchedAt = payload.kind === 'error' ? Number.NEGATIVE_INFINITY : undefined
+  store.set(locationKey(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) }, fetchedAt)
+
+  const layouts = { router: app.router, modules: app.layouts }
+  const tree = (navigation: NavigationEngine | undefined, onCommitted: () => void) => (
+    <AppRoot
+      source={store}
+      layouts={layouts}
+      navigation={navigation}
+      navigateBeforeEngine={(_navigate, to, options) => hardNavigate(to, options?.replace)}
+      onHydrated={onCommitted}
+    />
+  )
+  let hydrated!: () => void
+  const hydration = new Promise<void>((resolve) => (hydrated = resolve))
+  // Hydrated at once, in this task, not scheduled as a task of its own: the page is
+  // interactive sooner, and no other task (a frame, a timer) runs before it does.
+  let root!: Root
+  flushSync(() => {
+    root = hydrateRoot(
+      container,
+      tree(undefined, () => {
+        performance.mark('app:hydrated') // what `npm run bench` reads as hydration time
+        hydrated()
+      }),
+      {
+        onCaughtError(error, info) {
+          console.error(error) // the error page tells the user to look here
+          reportCaughtError(error, info.componentStack)
+        },
+      },
+    )
+  })
+
+  const [{ NavigationEngine }] = await Promise.all([engineChunk, hydration])
+  const navigation = new NavigationEngine({ store, hardNavigate, listenToPopState: (listener) => (onPopState = listener) })
+  root.render(
+    tree(navigation, () => {
+      markInteractive()
+      // Off the critical path: the SDK's chunk loads once the page is interactive.
+      if (!monitoring) return
+      const patternOf = (key: string) => app.router.match(key.split('?', 1)[0]!)?.route.pattern
+      void import('../monitoring/sentry-browser.js').then((m) => m.startMonitoring(monitoring, { navigation, patternOf }))
+    }),
+  )
+}
+
+/**
+ * The first page's module. In a production build the document's script is the page's
+ * own chunk (server/framework/render/document.ts), which imports this entry: the browser runs the
+ * whole module graph, this entry then the chunk, before any promise callback, so once
+ * this function resumes from its first `await` the chunk's `definePage` has recorded
+ * the module. A dynamic import of the same chunk would settle a task later (5 to 12 ms
+ * of /about's hydration, behind whatever else is queued). The import remains for
+ * everything else: development, where pages are not chunks, or a chunk that awaits at
+ * its top level.
+ */
+async function firstPageModule(routes: RouteTable, modules: PageModules, routeId: string): Promise<PageModule> {
+  await Promise.resolve() // after the rest of the module graph: see above
+  const route = routes[routeId]
+  return (route && definedPage(route)) ?? modules.load(routeId)
+}
+
+function readMonitoringConfig(): BrowserMonitoringConfig | undefined {
+  const text = document.getElementById(MONITORING_ELEMENT_ID)?.textContent
+  return text ? (JSON.parse(text) as BrowserMonitoringConfig) : undefined
+}
+
+/**
+ * `<html data-hydrated>` says the page is interactive, its navigation engine attached:
+ * browser tests wait on it, and work that must not delay hydration (monitoring) starts
+ * from here.
+ */
+function markInteractive(): void {
+  document.documentElement.dataset.hydrated = 'true'
+}

@@ -1,0 +1,39 @@
+import { useEffect } from 'react'
+import { CLIENT_ERROR_TEXT, REFUSAL_TEXT, SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
+import type { ErrorPayload } from '../../../shared/framework/page-payload.js'
+import { showDevError } from './dev-overlay.js'
+
+
+/**
+ * A loader's failure. From 500 up: the fixed text and the digest that finds the log
+ * line, never the message. Below 500 (an `HttpError` meant for the user): its status
+ * and message.
+ */
+export function ErrorPage({ error }: { error: ErrorPayload }) {
+  useEffect(() => {
+    if (error.devError) showDevError(error.devError)
+  }, [error])
+  if (error.status >= 500) {
+    return (
+      <section className="status-page">
+        <h1>{SERVER_ERROR_TEXT}</h1>
+        {error.digest && <p className="digest">{`Digest: ${error.digest}`}</p>}
+      </section>
+    )
+  }
+  return (
+    <section className="status-page">
+      <h1>{error.status}</h1>
+      <p>{error.message ?? REFUSAL_TEXT}</p>
+    </section>
+  )
+}
+
+/** What the root error boundary shows when rendering fails in the browser. */
+export function ClientErrorPage() {
+  return (
+    <section className="status-page">
+      <h1>{CLIENT_ERROR_TEXT}</h1>
+    </section>
+  )
+}

@@ -1,0 +1,23 @@
+/**
+ * The error reporter backed by @sentry/node (initialised by server/framework/instrument.ts before
+ * the app was imported). Imported only when SENTRY_DSN is set.
+ */
+import * as Sentry from '@sentry/node'
+import type { ErrorReporter } from './error-reporter.js'
+
+export const sentryReporter: ErrorReporter = {
+  captureException(error, context) {
+    Sentry.withScope((scope) => {
+      scope.setTag('digest', context.digest)
+      scope.setTag('request_id', context.requestId)
+      if (context.routeId) scope.setTag('route', context.routeId)
+      if (context.layoutId) scope.setTag('layout', context.layoutId)
+      if (context.action) scope.setTag('action', context.action)
+      scope.setContext('request', { method: context.method, path: context.path })
+      scope.setUser({ ip_address: context.clientAddress })
+      Sentry.captureException(error)
+    })
+  },
+  flush: (timeoutMs) => Sentry.flush(timeoutMs),
+  untraced: (work) => Sentry.suppressTracing(work),
+}

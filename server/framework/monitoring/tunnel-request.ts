@@ -1,0 +1,134 @@
+/**
+ * What a monitoring tunnel request must be to be forwarded, in one place: its query
+ * names an allowed DSN, and the envelope's own header names that same DSN. Only then
+ * is there a DSN to forward to, so the tunnel can never be an open relay (Next.js'
+ * own tunnel once was one: it checked the DSN's shape, not the allow list).
+ *
+ * The body is bytes: only the first line (the envelope header, at most 64 KiB) is read
+ * as JSON, after gunzipping only as far as that line when the body is gzip-encoded; the
+ * rest (replays, attachments) is never decoded.
+ */
+import { createGunzip } from 'node:zlib'
+import { parseDsn, type ParsedDsn } from '../../../shared/framework/monitoring.js'
+
+/** The envelope header line: Sentry's own tunnel reads at most this much of it. */
+export const ENVELOPE_HEADER_LIMIT = 64 * 1024
+
+/** The allowed DSN to forward to, or why not (the status and message of the refusal). */
+export type TunnelVerdict =
+  | { readonly ok: true; readonly dsn: ParsedDsn }
+  | { readonly ok: false; readonly status: 400 | 403 | 415; readonly message: string }
+
+interface TunnelQuery {
+  readonly o: string
+  readonly p: string
+  readonly r: string | undefined
+}
+
+/**
+ * Checks a tunnel request's query: `o` and `p` digits, `r` two lowercase letters or
+ * absent, nothing else. Returns the query, or what is wrong with it (naming our
+ * parameters, never quoting the client's).
+ */
+export function parseTunnelQuery(query: Readonly<Record<string, unknown>>): { ok: true; query: TunnelQuery } | { ok: false; problem: string } {
+  for (const name of Object.keys(query)) {
+    if (name !== 'o' && name !== 'p' && name !== 'r') return { ok: false, problem: 'Tunnel URLs take only the parameters o, p and r.' }
+  }
+  const { o, p, r } = query
+  if (typeof o !== 'string' || !/^\d{1,20}$/.test(o)) return { ok: false, problem: 'Tunnel parameter "o" must be the organisation id (digits).' }
+  if (typeof p !== 'string' || !/^\d{1,20}$/.test(p)) return { ok: false, problem: 'Tunnel parameter "p" must be the project id (digits).' }
+  if (r !== undefined && (typeof r !== 'string' || !/^[a-z]{2}$/.test(r))) {
+    return { ok: false, problem: 'Tunnel parameter "r" must be a region of two lowercase letters.' }
+  }
+  return { ok: true, query: { o, p, r: r as string | undefined } }
+}
+
+/** True when a tunnel query names this DSN (what `tunnelPathFor` writes for it). */
+function queryNamesDsn(query: TunnelQuery, dsn: ParsedDsn): boolean {
+  return query.o === dsn.orgId && query.p === dsn.projectId && query.r === dsn.region
+}
+
+function sameDsn(a: ParsedDsn, b: ParsedDsn): boolean {
+  return (
+    a.protocol === b.protocol &&
+    a.host === b.host &&
+    a.publicKey === b.publicKey &&
+    a.projectId === b.projectId &&
+    a.pathPrefix === b.pathPrefix
+  )
+}
+
+type HeaderLine = { ok: true; line: Buffer } | { ok: false; problem: string }
+
+function firstLine(bytes: Buffer): HeaderLine {
+  const end = bytes.indexOf(0x0a)
+  const line = end === -1 ? bytes : bytes.subarray(0, end)
+  if (line.length > ENVELOPE_HEADER_LIMIT) return { ok: false, problem: 'The envelope header line is over 64 KiB.' }
+  return { ok: true, line }
+}
+
+/** Gunzips only as far as the first line: a small bomb cannot make us inflate it all. */
+function firstLineOfGzip(body: Buffer): Promise<HeaderLine> {
+  return new Promise((resolve) => {
+    const gunzip = createGunzip()
+    let out = Buffer.alloc(0)
+    const finish = (result: HeaderLine) => {
+      resolve(result)
+      gunzip.destroy()
+    }
+    gunzip.on('data', (chunk: Buffer) => {
+      out = Buffer.concat([out, chunk])
+      if (out.includes(0x0a) || out.length > ENVELOPE_HEADER_LIMIT) finish(firstLine(out))
+    })
+    gunzip.on('end', () => finish(firstLine(out)))
+    gunzip.on('error', () => finish({ ok: false, problem: 'The body is not valid gzip.' }))
+    gunzip.end(body)
+  })
+}
+
+/**
+ * The body's content coding as the tunnel reads and forwards it: `gzip` (codings are
+ * case-insensitive, and `x-gzip` is gzip), none for a plain body (`identity` is none);
+ * anything else as sent, which the tunnel refuses.
+ */
+export function envelopeCoding(header: string | undefined): string | undefined {
+  const coding = header?.trim().toLowerCase()
+  if (coding === undefined || coding === '' || coding === 'identity') return undefined
+  return coding === 'x-gzip' ? 'gzip' : coding
+}
+
+/** The DSN the envelope's header names, as written there. */
+async function claimedDsn(body: Buffer, encoding: string | undefined): Promise<{ ok: true; dsn: string } | { ok: false; status: 400 | 415; message: string }> {
+  if (body.length === 0) return { ok: false, status: 400, message: 'The envelope is empty.' }
+  if (encoding !== undefined && encoding !== 'gzip') return { ok: false, status: 415, message: 'Envelopes may be gzip-encoded or plain.' }
+  const head = encoding === 'gzip' ? await firstLineOfGzip(body) : firstLine(body)
+  if (!head.ok) return { ok: false, status: 400, message: head.problem }
+  let header: unknown
+  try {
+    header = JSON.parse(head.line.toString('utf8'))
+  } catch {
+    return { ok: false, status: 400, message: 'The envelope header is not JSON.' }
+  }
+  const claimed = typeof header === 'object' && header !== null ? (header as { dsn?: unknown }).dsn : undefined
+  if (typeof claimed !== 'string') return { ok: false, status: 400, message: 'The envelope header names no DSN.' }
+  return { ok: true, dsn: claimed }
+}
+
+/** Where a tunnel request may go: the allowed DSN that both its query and its envelope name. */
+export async function tunnelTarget(
+  query: Readonly<Record<string, unknown>>,
+  body: Buffer,
+  encoding: string | undefined,
+  allowedDsns: readonly ParsedDsn[],
+): Promise<TunnelVerdict> {
+  const parsed = parseTunnelQuery(query)
+  if (!parsed.ok) return { ok: false, status: 400, message: parsed.problem }
+  const named = allowedDsns.filter((dsn) => queryNamesDsn(parsed.query, dsn))
+  if (named.length === 0) return { ok: false, status: 403, message: 'The tunnel does not forward to this project.' }
+  const claimed = await claimedDsn(body, encoding)
+  if (!claimed.ok) return claimed
+  const claimedParsed = parseDsn(claimed.dsn)
+  const dsn = claimedParsed && named.find((candidate) => sameDsn(candidate, claimedParsed))
+  if (!dsn) return { ok: false, status: 403, message: "The envelope's DSN is not the allowed DSN the tunnel URL names." }
+  return { ok: true, dsn }
+}

@@ -1,0 +1,125 @@
+/**
+ * The /api prefix: JSON in, JSON out, JSON errors. Every answer that is not a success
+ * has the shape `{ "error": { "code", "message", "requestId" } }`, including unknown
+ * routes and failed schema validation; a 5xx never carries its real message (only a
+ * digest that finds the log line). Route modules (server/api/) are registered inside
+ * this context so they inherit all of it.
+ */
+import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { digestOf } from '../../../shared/framework/digest.js'
+import { ErrorCode } from '../../../shared/framework/errors.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
+import FindMyWay, { type HTTPMethod } from 'find-my-way'
+import secureJsonParse from 'secure-json-parse'
+import { originForm, splitTarget } from '../../../shared/framework/location.js'
+import { BAD_JSON, EMPTY_JSON, errorBody, NO_STORE, RefusalError, refuseMethod, refusalOf, statusOf, type Refusal } from '../http-errors.js'
+import { foreignCharset } from '../content-charset.js'
+
+export interface ApiPluginOptions {
+  readonly routes: readonly FastifyPluginAsync[]
+}
+
+export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
+  const routes = apiRouteMethods()
+  fastify.addHook('onRoute', (route) => routes.add(route.url, route.method))
+  // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
+  // prefix claims its whole namespace, every method, itself; answered before any
+  // body is read, so an unknown route is a 404 whatever its content type.
+  async function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
+    // A path some route answers, with another method: 405 with what it takes.
+    const allowed = routes.methodsAt(request.url)
+    if (allowed.length > 0) {
+      const allow = allowed.join(', ')
+      return refuseMethod(request, reply, allow, `This API route does not take ${request.method} (it allows ${allow}).`)
+    }
+    return fastify.refusals.send(request, reply, {
+      status: 404,
+      code: ErrorCode.NOT_FOUND,
+      // HEAD is answered as its GET would be, to the byte count.
+      message: `No API route answers ${request.method === 'HEAD' ? 'GET' : request.method} at this path.`,
+    })
+  }
+  // JSON only: Fastify's text/plain parser would let a cross-site form or a fetch
+  // without a preflight reach a route whose body has no object schema.
+  fastify.removeContentTypeParser('text/plain')
+  fastify.removeContentTypeParser('application/json')
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody)
+  fastify.setNotFoundHandler(sendApiNotFound)
+  fastify.all('/*', { onRequest: sendApiNotFound }, sendApiNotFound)
+  fastify.all('/', { onRequest: sendApiNotFound }, sendApiNotFound)
+
+  fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
+    const status = statusOf(error)
+    if (status < 500) return fastify.refusals.send(request, reply, refusalOf(error))
+    const digest = digestOf(error)
+    reportServerError(request, error, 'api request failed', { digest })
+    return reply
+      .code(status)
+      .header('cache-control', NO_STORE)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(request, ErrorCode.INTERNAL, 'Internal server error', digest))
+  })
+
+  for (const plugin of opts.routes) await fastify.register(plugin)
+}
+
+/** The methods of the API routes, by path pattern; matched the way Fastify matches them (find-my-way). */
+function apiRouteMethods() {
+  const router = FindMyWay({ ignoreTrailingSlash: false })
+  const methods = new Map<string, Set<string>>()
+  const all = new Set<string>()
+  return {
+    add(url: string, method: string | readonly string[]) {
+      // The prefix's own catch-alls are no route of the API.
+      if (url === '/api/*' || url === '/api/' || url === '/api') return
+      for (const one of typeof method === 'string' ? [method] : method) {
+        all.add(one)
+        let at = methods.get(url)
+        if (!at) methods.set(url, (at = new Set()))
+        if (!at.has(one)) router.on(one as HTTPMethod, url, () => {}, url)
+        at.add(one)
+      }
+    },
+    methodsAt(target: string): string[] {
+      const path = splitTarget(originForm(target)).pathname
+      return [...all].filter((method) => router.find(method as HTTPMethod, path) !== null).sort(byMethodOrder)
+    },
+  }
+}
+
+const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']
+const byMethodOrder = (a: string, b: string) => (METHOD_ORDER.indexOf(a) >>> 0) - (METHOD_ORDER.indexOf(b) >>> 0) || a.localeCompare(b)
+
+const utf8 = new TextDecoder('utf-8', { fatal: true })
+const POISONED_JSON: Refusal = {
+  status: 400,
+  code: ErrorCode.BAD_JSON,
+  message: 'The JSON body has a "__proto__" or "constructor.prototype" key, which is refused.',
+}
+
+/**
+ * JSON is UTF-8 (RFC 8259): a body that says another charset is a 415, bytes that are
+ * not UTF-8 a 400 (never read with replacement characters); a byte order mark is
+ * skipped. Parsed as Fastify parses it (secure-json-parse), refusing `__proto__` and
+ * `constructor.prototype` keys, with a message that names them.
+ */
+function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
+  if (foreignCharset(request.headers['content-type']) !== undefined) {
+    return done(new RefusalError({ status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'A JSON body must be UTF-8: its Content-Type names another charset.' }))
+  }
+  let text: string
+  try {
+    text = utf8.decode(body)
+  } catch {
+    return done(new RefusalError({ status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid UTF-8.' }))
+  }
+  if (text.length === 0) return done(new RefusalError(EMPTY_JSON))
+  let value: unknown
+  try {
+    value = secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' })
+  } catch (error) {
+    const poisoned = error instanceof SyntaxError && /forbidden (prototype|constructor) property/iu.test(error.message)
+    return done(new RefusalError(poisoned ? POISONED_JSON : BAD_JSON))
+  }
+  done(null, value)
+}

@@ -1,0 +1,69 @@
+/**
+ * Page delivery's routes (docs/architecture.md, "Page delivery"): GET a page path
+ * answers HTML, GET `/_data<page path>` the same page as JSON; the page responder
+ * (server/framework/render/page-responder.ts) does the rest. Everything not claimed by a more
+ * specific prefix (/api, /assets, /monitoring) lands here, so an unknown path gets the
+ * not-found page. Any other method on a page (PUT, DELETE, TRACE, PROPFIND...): 405 with
+ * Allow; OPTIONS lists the same methods (POST is server/framework/plugins/actions.ts). Page data
+ * is only read: any method but GET and HEAD there is a 405 too, a POST included; so is
+ * any method but POST on the monitoring tunnel that its plugin does not refuse itself.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { DATA_PREFIX } from '../../../shared/framework/constants.js'
+import { allowedMethods } from '../../../shared/framework/route-actions.js'
+import { ErrorCode } from '../../../shared/framework/errors.js'
+import { MALFORMED_URL, refuseMethod, surfaceOf, type Refusal } from '../http-errors.js'
+import type { PageResponder } from '../render/page-responder.js'
+import { locationOfTarget } from '../render/resolve-page.js'
+
+export interface PagesPluginOptions {
+  readonly pages: PageResponder
+}
+
+const NO_PAGE: Refusal = { status: 404, code: ErrorCode.NOT_FOUND, message: 'There is no page at this address.' }
+
+export default async function pagesPlugin(fastify: FastifyInstance, { pages }: PagesPluginOptions) {
+  fastify.get('/*', function renderPageDocument(request: FastifyRequest, reply: FastifyReply) {
+    return pages.respondHtml(request, reply)
+  })
+
+  fastify.get(`${DATA_PREFIX}/*`, function sendPageData(request: FastifyRequest, reply: FastifyReply) {
+    return pages.respondData(request, reply)
+  })
+
+  // Refused before any body is read, so a 405 whatever the body's type.
+  async function refusePageMethod(request: FastifyRequest, reply: FastifyReply) {
+    const location = locationOfTarget(request.url)
+    if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
+    const { router } = pages.view().definition
+    const match = router.match(location.pathname)
+    if (!match) return fastify.refusals.send(request, reply, NO_PAGE)
+    const allow = allowedMethods(router, match.id)
+    return refuseMethod(request, reply, allow, `This page does not take ${request.method} requests (it allows ${allow}).`)
+  }
+  async function refuseDataMethod(request: FastifyRequest, reply: FastifyReply) {
+    return refuseMethod(request, reply, 'GET, HEAD', `Page data is only read: ${request.method} is not taken here (it allows GET, HEAD).`)
+  }
+  // A post would reach the form actions' POST /* (server/framework/plugins/actions.ts) and run one.
+  fastify.post(`${DATA_PREFIX}/*`, { onRequest: refuseDataMethod }, refuseDataMethod)
+
+  fastify.post(DATA_PREFIX, { onRequest: refuseDataMethod }, refuseDataMethod)
+
+  // A method no route takes (PUT, TRACE, PROPFIND...) lands here, whatever the path
+  // (/api and /assets answer their own): Fastify's own 404 would quote the URL.
+  // Refused in onRequest: Fastify's not-found route would read a JSON or text body first.
+  fastify.addHook('onRequest', async function refuseUnroutedEarly(request, reply) {
+    if (request.is404) return refuseUnroutedMethod(request, reply)
+  })
+  fastify.setNotFoundHandler(refuseUnroutedMethod)
+  function refuseUnroutedMethod(request: FastifyRequest, reply: FastifyReply) {
+    switch (surfaceOf(request.url)) {
+      case 'data':
+        return refuseDataMethod(request, reply)
+      case 'monitoring':
+        return refuseMethod(request, reply, 'POST', 'The monitoring tunnel only takes POST.')
+      default:
+        return refusePageMethod(request, reply)
+    }
+  }
+}

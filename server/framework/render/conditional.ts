@@ -1,0 +1,35 @@
+/**
+ * HTTP validation for static routes (docs/architecture.md, "Routes", "Operations"): their page is the same for
+ * everyone, so shared caches may keep it for the page-data lifetime and revalidate
+ * with its ETag. The ETag is the build id plus a hash of the page's data, not of the
+ * bytes (the same data gives the same page; static-pages.ts adds the theme and encoding
+ * to it, each a representation of its own).
+ */
+import { createHash } from 'node:crypto'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
+import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+
+/** Cache-Control of a static route's 200 answer: shared caches, for its lifetime. */
+export const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_DATA_TTL_MS / 1000}`
+
+/** True when `payload` is a static route's page, the only kind any cache may keep. */
+export function isCacheable(payload: ScreenPayload): boolean {
+  return payload.kind === 'page' && payload.mode === 'static' && payload.status === 200
+}
+
+export function etagFor(representation: 'html' | 'data', payload: ScreenPayload): string {
+  const hash = createHash('sha256').update(JSON.stringify(payload)).digest('base64url').slice(0, 22)
+  return `"${representation}-${payload.buildId}-${hash}"`
+}
+
+/**
+ * Sets the ETag of a cacheable answer and says whether the client already has it; the
+ * caller then answers 304 without a body (and without rendering).
+ */
+export function isNotModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  reply.header('etag', etag)
+  const header = request.headers['if-none-match']
+  if (!header) return false
+  return header === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+}

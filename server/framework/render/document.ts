@@ -1,0 +1,136 @@
+/**
+ * The HTML document around React's output. Everything that varies per response is
+ * escaped here: the title as text, the page payload through the script-safe serializer,
+ * the nonce as an attribute. React's HTML goes into `<div id="root">`.
+ */
+import { STATUS_CODES } from 'node:http'
+import { BOOTSTRAP_ELEMENT_ID, MAIN_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
+import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
+import { escapeHtml, serializeForScript } from '../../../shared/framework/html.js'
+import type { DevError } from '../../../shared/framework/page-payload.js'
+import { headTagsOf, titleOf } from '../../../client/framework/view/page-head.js'
+import { HEAD_MARKER } from '../../../shared/framework/head.js'
+import type { PageRender } from './render-page.js'
+
+/** The preload list of a route: entry, route chunk, and their static imports, once each. */
+export function preloadsFor(manifest: BuildManifest, routeId: string | undefined): string[] {
+  const route = routeId ? manifest.routes[routeId] : undefined
+  const files = [manifest.entry.file, ...manifest.entry.imports]
+  if (route) files.push(route.file, ...route.imports)
+  return [...new Set(files)]
+}
+
+/**
+ * The document's one script. A production build's route chunks import the entry, so a
+ * page's chunk is the script: the browser runs the entry, then the page's module, in
+ * one task, and the page hydrates without the extra task a dynamic import of the chunk
+ * would wait (client/framework/browser/start.tsx). Otherwise (development, where pages are not
+ * chunks; a document without a page) it is the entry.
+ */
+export function startScriptFor(manifest: BuildManifest, routeId: string | undefined): string {
+  const route = routeId ? manifest.routes[routeId] : undefined
+  return route?.imports.includes(manifest.entry.file) ? route.file : manifest.entry.file
+}
+
+/** How every page document starts, up to where `<html>`'s theme attribute goes (static-pages.ts puts it into cached pages). */
+export const DOCUMENT_START = '<!DOCTYPE html><html lang="en"'
+
+/** `<html data-theme>` for a chosen theme; nothing for the system's (the stylesheet follows it). */
+export function themeAttribute(theme: 'light' | 'dark' | undefined): string {
+  return theme ? ` data-theme="${theme}"` : ''
+}
+
+/** The document head of a page, with everything the browser needs before React's HTML. */
+export function renderDocumentHead(render: PageRender): string {
+  const { manifest, page } = render
+  const { payload } = page
+  // A static page is sent to everyone as it is, so it has no nonce: it needs none (no
+  // inline script; its scripts come from this origin, which the CSP allows).
+  const nonceAttribute = render.nonce ? ` nonce="${escapeHtml(render.nonce.script)}"` : ''
+  const routeId = payload.kind === 'page' ? payload.routeId : undefined
+  const preloads = preloadsFor(manifest, routeId)
+    .map((file) => `<link rel="modulepreload" href="${escapeHtml(file)}"${nonceAttribute}>`)
+    .join('')
+  const styles = render.inlineStyle
+    ? `<style>${render.inlineStyle.text}</style>`
+    : manifest.css.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('')
+  return (
+    DOCUMENT_START +
+    themeAttribute(render.theme) +
+    '><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${escapeHtml(titleOf(page))}</title>` +
+    headTagsOf(page, render.layouts)
+      .map(({ tag, attributes }) => `<${tag}${Object.entries(attributes).map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('')} ${HEAD_MARKER}>`)
+      .join('') +
+    // An empty icon: no /favicon.ico request, so no 404 in the console.
+    '<link rel="icon" href="data:,">' +
+    styles +
+    (manifest.devScripts && render.development && render.nonce
+      ? developmentScripts(manifest.devScripts, escapeHtml(render.nonce.script), escapeHtml(render.nonce.style))
+      : '') +
+    preloads +
+    `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(payload)}</script>` +
+    (render.monitoring
+      ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(render.monitoring)}</script>`
+      : '') +
+    `<script type="module" src="${escapeHtml(startScriptFor(manifest, routeId))}"${nonceAttribute}></script>` +
+    `</head><body><div id="${ROOT_ELEMENT_ID}">`
+  )
+}
+
+export const DOCUMENT_TAIL = '</div></body></html>'
+
+/**
+ * `npm run dev` only: Vite's client (HMR, error overlay) and React Refresh's preamble,
+ * before the entry. The meta tag gives Vite the nonce for the `<style>` tags it inserts.
+ */
+function developmentScripts(scripts: readonly string[], nonce: string, styleNonce: string): string {
+  return (
+    `<meta property="csp-nonce" nonce="${styleNonce}">` +
+    scripts.map((code) => `<script type="module" nonce="${nonce}">${code}</script>`).join('')
+  )
+}
+
+/**
+ * The page sent when React cannot even render its shell: plain HTML, the same words and
+ * digest as the React error page, and no script, except in development, where Vite's
+ * error overlay opens with the real error.
+ */
+export function renderShellErrorDocument(
+  text: string,
+  digest: string,
+  overlay?: { readonly error: DevError; readonly nonce: string; readonly styleNonce: string },
+): string {
+  return (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<title>Application error</title><link rel="icon" href="data:,"></head><body><main>' +
+    `<h1>${escapeHtml(text)}</h1><p>Digest: ${escapeHtml(digest)}</p>` +
+    '</main>' +
+    (overlay
+      ? `<meta property="csp-nonce" nonce="${escapeHtml(overlay.styleNonce)}">` +
+        `<script type="module" nonce="${escapeHtml(overlay.nonce)}">` +
+        `import { ErrorOverlay } from '/@vite/client';` +
+        `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}))</script>`
+      : '') +
+    '</body></html>'
+  )
+}
+
+/**
+ * The page of a refusal (a malformed URL, a Host this server does not answer): the
+ * status and a message written by the server, never one quoting the request, in the
+ * app's stylesheet; no script, so it needs no nonce and hydrates nothing.
+ */
+export function renderRefusalDocument(status: number, message: string, stylesheets: readonly string[]): string {
+  return (
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    `<title>${status}: ${escapeHtml(STATUS_CODES[status] ?? 'Error')}</title><link rel="icon" href="data:,">` +
+    stylesheets.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('') +
+    `</head><body><main id="${MAIN_ELEMENT_ID}"><section class="status-page">` +
+    `<h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p>` +
+    '</section></main></body></html>'
+  )
+}

@@ -1,0 +1,206 @@
+/**
+ * Decides what a page URL shows, before a byte is sent: match the route, run its
+ * loader, and turn the outcome into a payload (or a redirect). The HTML and the
+ * page-data endpoints both call this, so they answer the same URL the same way.
+ */
+import type { FastifyRequest } from 'fastify'
+import { digestOf } from '../../../shared/framework/digest.js'
+import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../../shared/framework/errors.js'
+import type { DevError, ErrorPayload, LayoutData, PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import { reportServerError } from '../monitoring/error-reporter.js'
+import type { AnyAppDefinition } from '../page-definition.js'
+import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
+import { sameSiteLocation } from '../http-errors.js'
+import { collectResponse, type CollectedResponse } from '../response-control.js'
+
+export type Resolution = (
+  | { readonly kind: 'screen'; readonly payload: ScreenPayload }
+  | { readonly kind: 'redirect'; readonly status: RedirectStatus; readonly location: string }
+) & {
+  /** What a dynamic page's loader did to the answer (cookies, headers), whatever its outcome. */
+  readonly response?: CollectedResponse
+}
+
+/**
+ * The canonical location of a request target as Node hands it over; undefined when
+ * its path is malformed. Node reads the request line as latin1, so a client that sent
+ * UTF-8 unencoded arrives as one character per byte: those bytes are read as UTF-8
+ * again (and refused when they are not UTF-8).
+ */
+export function locationOfTarget(rawTarget: string): CanonicalLocation | undefined {
+  const target = originForm(rawTarget)
+  if (/[^\x00-\x7f]/.test(target)) {
+    const utf8 = Buffer.from(target, 'latin1').toString('utf8')
+    if (utf8.includes('\uFFFD')) return undefined
+    return parseTarget(utf8)
+  }
+  return parseTarget(target)
+}
+
+/**
+ * The query as the client sent it, for a redirect that tidies only the path: its bytes
+ * stay as they came (the canonical form reads them as UTF-8, so `%E9` would become
+ * U+FFFD in a permanent redirect). What a Location may not hold raw is percent-encoded,
+ * a `%` that starts no escape included.
+ */
+function sentQuery(request: FastifyRequest): string {
+  return splitTarget(originForm(request.url))
+    .search.slice(1)
+    .replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, percentEncoded)
+}
+
+/** A byte of the request line (Node reads it as Latin-1) as `%XX`; a wider character (an injected or HTTP/2 target) as UTF-8. */
+function percentEncoded(char: string): string {
+  const code = char.codePointAt(0)!
+  if (code <= 0xff) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`
+  return code >= 0xd800 && code <= 0xdfff ? '%EF%BF%BD' : encodeURIComponent(char)
+}
+
+/** What resolving a page depends on besides the request. */
+export interface ResolveContext {
+  readonly definition: AnyAppDefinition
+  readonly buildId: string
+  /** `npm run dev`: an unexpected failure's message and stack go into its payload. */
+  readonly development: boolean
+}
+
+/** What one page-data request asks besides its location. */
+export interface ResolveOptions {
+  /**
+   * Layouts whose data the browser holds fresh (LAYOUTS_HELD_HEADER): their loaders
+   * are skipped and their data left out. Honoured for dynamic pages only: a static
+   * page's answer is shared, so it is always whole.
+   */
+  readonly held?: ReadonlySet<string>
+}
+
+type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown }
+
+/**
+ * Runs a loader; what it throws (at once or later) is a result like its data. Called
+ * right away, not in a later microtask, so a failure's stack shows the request path
+ * that ran it (page HTML or page data).
+ */
+function settle(run: () => unknown): Promise<Settled> {
+  const failed = (error: unknown): Settled => ({ ok: false, error })
+  try {
+    return Promise.resolve(run()).then((value): Settled => ({ ok: true, value }), failed)
+  } catch (error) {
+    return Promise.resolve(failed(error))
+  }
+}
+
+export async function resolvePage(
+  resolveContext: ResolveContext,
+  request: FastifyRequest,
+  location: CanonicalLocation,
+  options: ResolveOptions = {},
+): Promise<Resolution> {
+  const { definition, buildId } = resolveContext
+  const { pathname, search } = location
+  // One URL per page: `/about/`, `//about` and `/x/../about` answer with a permanent
+  // redirect to `/about`. The tidy path starts with a single `/` and an encoded
+  // segment, so the redirect cannot leave the site (`//host`, `/\host`).
+  const tidy = tidyPathname(pathname)
+  if (tidy !== pathname) return { kind: 'redirect', status: 308, location: sameSiteLocation(tidy + (search ? `?${sentQuery(request)}` : '')) }
+  const { router } = definition
+  const match = router.match(pathname)
+  const chain = router.layoutsOf(match?.id)
+  const routeId = match?.id
+
+  // A static page's answer is shared: its loaders get neither cookies nor the answer.
+  const perRequest = match ? match.route.mode === 'dynamic' : chain.some((layout) => layout.mode === 'dynamic')
+  const response = perRequest ? collectResponse(request) : undefined
+  const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
+  const searchParams = new URLSearchParams(search)
+  const perRequestContext = response ? { cookies: response.cookies, response: response.control, session: response.session } : {}
+  const held = match?.route.mode === 'dynamic' ? options.held : undefined
+
+  // Every loader at once (layouts and page): the slowest decides how long it takes, not their sum.
+  const layoutJobs = chain.map((layout) => {
+    const loader = definition.serverLayouts[layout.id]?.loader
+    if (!loader || held?.has(layout.id)) return undefined
+    return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext } : { request }) as never))
+  })
+  const pageJob = match
+    ? settle(() =>
+        // The route's type decides what its loader may use; here, any route is served.
+        definition.serverPages[match.id]!.loader({ params: match.params, searchParams, request, ...perRequestContext } as never),
+      )
+    : undefined
+  const layoutResults = await Promise.all(layoutJobs)
+  const pageResult = await pageJob
+
+  const layouts: Record<string, unknown> = {}
+  const inRoute = routeId !== undefined ? { routeId } : {}
+  for (const [i, layout] of chain.entries()) {
+    const result = layoutResults[i]
+    if (!result) continue
+    if (!result.ok) {
+      return withResponse(failure(result.error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...withLayouts(layouts) }))
+    }
+    layouts[layout.id] = result.value
+  }
+  if (!match || !pageResult) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...withLayouts(layouts) } })
+  if (!pageResult.ok) return withResponse(failure(pageResult.error, resolveContext, request, { ...inRoute, ...withLayouts(layouts) }))
+  const payload: PagePayload = {
+    kind: 'page',
+    status: 200,
+    buildId,
+    routeId: match.id,
+    mode: match.route.mode,
+    params: match.params,
+    data: pageResult.value,
+    ...withLayouts(layouts),
+    ...(response?.changesState ? { once: true as const } : {}),
+  }
+  return withResponse({ kind: 'screen', payload })
+}
+
+/** `{ layouts }` when any layout data was loaded; nothing otherwise (most payloads of an app without layout data). */
+function withLayouts(layouts: Record<string, unknown>): { layouts?: LayoutData } {
+  return Object.keys(layouts).length > 0 ? { layouts } : {}
+}
+
+/**
+ * Where a failure is shown, which also says which loader failed: the layout named by
+ * `failedLayout`, else the page of `routeId`.
+ */
+type Placement = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts'>
+
+/** Which loader failed, for the log line and the report. */
+interface FailureSource {
+  readonly routeId?: string
+  readonly layoutId?: string
+}
+
+/** A loader's thrown value as the outcome of the page: a redirect, the not-found screen or the error screen. */
+function failure(error: unknown, context: ResolveContext, request: FastifyRequest, placement: Placement): Resolution {
+  const { buildId } = context
+  if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) }
+  if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...placement } }
+  const source: FailureSource = {
+    ...(placement.routeId !== undefined ? { routeId: placement.routeId } : {}),
+    ...(placement.failedLayout !== undefined ? { layoutId: placement.failedLayout } : {}),
+  }
+  return { kind: 'screen', payload: { ...errorPayload(error, context, request, source), ...placement } }
+}
+
+/** A loader's failure as the user may see it; unexpected ones are logged with their digest. */
+function errorPayload(error: unknown, context: ResolveContext, request: FastifyRequest, source: FailureSource): ErrorPayload {
+  const { buildId } = context
+  if (isHttpError(error) && error.status < 500) {
+    request.log.info({ ...source, status: error.status, err: error }, 'loader refused the request')
+    return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
+  }
+  const status = isHttpError(error) ? error.status : 500
+  const digest = digestOf(error)
+  reportServerError(request, error, 'loader failed', { digest, ...source })
+  return { kind: 'error', status, digest, buildId, ...(context.development ? { devError: devErrorOf(error) } : {}) }
+}
+
+/** The whole error, for development's overlay (never called in production). */
+export function devErrorOf(error: unknown): DevError {
+  if (error instanceof Error) return { message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
+  return { message: String(error) }
+}

@@ -1,0 +1,189 @@
+/**
+ * Reads a multipart form (@fastify/multipart's part iterator) into what an action
+ * gets: its text fields, exactly as an urlencoded body would give them, and its files,
+ * stored one by one as they arrive (store-upload.ts).
+ *
+ * Which files the form may carry depends on its action, so `_action` must come before
+ * the first file (it does: `<Form>` renders it first, and browsers send fields in
+ * document order). Anything over a limit stops the reading at once: the caller
+ * answers and closes the connection instead of taking in the rest of the body.
+ */
+import type { FastifyRequest } from 'fastify'
+import type { Multipart } from '@fastify/multipart'
+import { ACTION_FIELD } from '../../../shared/framework/actions.js'
+import { ErrorCode } from '../../../shared/framework/errors.js'
+import { describeBytes, describeTypes, type FileFieldsDecl, type UploadedFile } from '../../../shared/framework/uploads.js'
+import type { Refusal } from '../http-errors.js'
+import { removeFiles, storeUpload } from './store-upload.js'
+import { isUploadRefusal, UploadRefusal } from './upload-refusal.js'
+
+/** What one multipart form may hold besides its bytes: generous for any real form, small enough to parse cheaply. */
+export const MULTIPART_LIMITS = {
+  /** Text fields. */
+  fields: 100,
+  /** Parts of any kind (text fields, files, parts without a name). */
+  parts: 120,
+  /** Bytes of a field's name. */
+  fieldNameSize: 100,
+  /** Headers of one part (a browser sends two or three). */
+  headerPairs: 20,
+} as const
+
+export interface ReceiveOptions {
+  /** Where files are stored while the action runs (UPLOAD_DIR). */
+  readonly dir: string
+  /** The most bytes the whole body may have (UPLOAD_MAX_BYTES). */
+  readonly maxBytes: number
+  /** The most bytes all text fields together may have: what an urlencoded form may. */
+  readonly maxTextBytes: number
+  /**
+   * The file fields of the action the form names; throws an UploadRefusal when there
+   * is no such action or it takes no files.
+   */
+  readonly fileFieldsOf: (action: string) => FileFieldsDecl
+  /** Keep reading past a file of the wrong type, to report it with the rest of the form (see store-upload.ts). */
+  readonly readPastWrongType: boolean
+}
+
+export interface ReceivedForm {
+  /** The text fields, in order, as an urlencoded body would give them. */
+  readonly fields: URLSearchParams
+  /** The stored files by field; a field whose input was left empty has none. */
+  readonly files: ReadonlyMap<string, UploadedFile>
+  /** With `readPastWrongType`: the file fields whose file was refused (a wrong type, empty), and what to tell the user. */
+  readonly refusedFiles: Readonly<Record<string, string>>
+}
+
+const refuse = (status: number, code: string, message: string) => new UploadRefusal({ status, code, message })
+
+const MALFORMED: Refusal = { status: 400, code: ErrorCode.BAD_MULTIPART, message: 'The multipart form is malformed or incomplete.' }
+
+/** @fastify/multipart's errors, by code, in our words. */
+const PARSER_REFUSALS: Readonly<Record<string, Refusal>> = {
+  FST_PARTS_LIMIT: { status: 413, code: ErrorCode.TOO_MANY_PARTS, message: `A form may have at most ${MULTIPART_LIMITS.parts} parts.` },
+  FST_FIELDS_LIMIT: { status: 413, code: ErrorCode.TOO_MANY_PARTS, message: `A form may have at most ${MULTIPART_LIMITS.fields} text fields.` },
+  FST_FILES_LIMIT: { status: 413, code: ErrorCode.TOO_MANY_PARTS, message: `A form may have at most ${MULTIPART_LIMITS.parts} files.` },
+  FST_PROTO_VIOLATION: { status: 400, code: ErrorCode.BAD_MULTIPART, message: 'The form has a field whose name is not allowed.' },
+  FST_INVALID_JSON_FIELD_ERROR: { status: 400, code: ErrorCode.BAD_MULTIPART, message: 'Form fields must be plain text.' },
+}
+
+function parserRefusal(error: unknown): UploadRefusal {
+  if (isUploadRefusal(error)) return error
+  const code = (error as { code?: unknown } | null)?.code
+  return new UploadRefusal((typeof code === 'string' ? PARSER_REFUSALS[code] : undefined) ?? MALFORMED)
+}
+
+/**
+ * Reads the multipart body of `request`. Throws an UploadRefusal (after removing every
+ * file it stored) when the form breaks a limit or a rule; the caller removes the files
+ * of a form it got back once the action is over.
+ */
+export async function receiveMultipart(request: FastifyRequest, options: ReceiveOptions): Promise<ReceivedForm> {
+  const totalTooLarge = refuse(413, ErrorCode.BODY_TOO_LARGE, `A form with files may be at most ${describeBytes(options.maxBytes)} (${options.maxBytes} bytes) in all.`)
+  // A declared length over the limit is refused before a byte is read.
+  if (Number(request.headers['content-length'] ?? 0) > options.maxBytes) throw totalTooLarge
+
+  const fields = new URLSearchParams()
+  const files = new Map<string, UploadedFile>()
+  const refusedFiles: Record<string, string> = {}
+  let fileFields: FileFieldsDecl | undefined
+  let textBytes = 0
+  let received = 0
+  // Aborted when the body passes its total: whatever is being read (a file, the next part) stops at once.
+  const overTotal = new AbortController()
+  const stopped = new Promise<never>((_, reject) => overTotal.signal.addEventListener('abort', () => reject(overTotal.signal.reason), { once: true }))
+  stopped.catch(() => {}) // observed through the races below
+  const countBytes = (chunk: Buffer) => {
+    received += chunk.length
+    if (received > options.maxBytes && !overTotal.signal.aborted) overTotal.abort(totalTooLarge)
+  }
+
+  const parts = request.parts({
+    limits: { ...MULTIPART_LIMITS, fieldSize: options.maxTextBytes, fileSize: Infinity, files: MULTIPART_LIMITS.parts },
+    // Our own limits decide (per field, and in total); the parser never cuts a file short by itself.
+    throwFileSizeLimit: false,
+    // A file is a part with a file name, as HTML forms send them (not any part typed application/octet-stream).
+    isPartAFile: (_field: string | undefined, _type: string | undefined, filename: string | undefined) => filename !== undefined,
+  } as Parameters<FastifyRequest['parts']>[0])[Symbol.asyncIterator]()
+  try {
+    // The first step pipes the request into the parser; counting starts only then, or
+    // listening for data would set the body flowing into nowhere.
+    let next = parts.next()
+    request.raw.on('data', countBytes)
+    for (;;) {
+      const step: IteratorResult<Multipart> = await Promise.race([next, stopped]).catch((error: unknown) => {
+        throw parserRefusal(error)
+      })
+      if (step.done) break
+      const part = step.value
+      if (part.type === 'field') {
+        if (typeof part.value !== 'string') throw new UploadRefusal(PARSER_REFUSALS.FST_INVALID_JSON_FIELD_ERROR!)
+        textBytes += Buffer.byteLength(part.value) + Buffer.byteLength(part.fieldname)
+        if (part.valueTruncated || textBytes > options.maxTextBytes) {
+          throw refuse(413, ErrorCode.BODY_TOO_LARGE, `The text of a form may be at most ${options.maxTextBytes} bytes.`)
+        }
+        fields.append(part.fieldname, part.value)
+      } else {
+        fileFields ??= fileFieldsFor(fields, options)
+        const field = part.fieldname
+        if (!part.filename) {
+          // An empty file input: browsers send a part with no name and no bytes. No file.
+          // Bytes without a name (a script's `new File([bytes], '')`) are refused, not dropped.
+          const bytes = await Promise.race([drain(part.file), stopped])
+          if (bytes > 0) throw refuse(400, ErrorCode.BAD_MULTIPART, `The file for ${JSON.stringify(field.slice(0, 100))} has no file name.`)
+        } else {
+          const rule = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined
+          if (!rule) throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes no file named ${JSON.stringify(field.slice(0, 100))}.`)
+          if (files.has(field) || Object.hasOwn(refusedFiles, field)) {
+            throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes one file for ${JSON.stringify(field)}, not several.`)
+          }
+          try {
+            const stored = storeUpload(
+              { field, filename: part.filename, declaredType: part.mimetype, stream: part.file },
+              rule,
+              { dir: options.dir, signal: overTotal.signal, readPastWrongType: options.readPastWrongType },
+            )
+            files.set(field, await stored)
+          } catch (error) {
+            if (!(options.readPastWrongType && isUploadRefusal(error) && error.fieldMessage !== undefined)) throw error
+            // Shown next to the file input, which already says which field it is.
+            refusedFiles[field] = error.fieldMessage
+          }
+        }
+      }
+      next = parts.next()
+    }
+    // A form without files still names an action that takes them: multipart is for those alone.
+    if (!fileFields && fields.has(ACTION_FIELD)) options.fileFieldsOf(fields.get(ACTION_FIELD)!)
+    return { fields, files, refusedFiles }
+  } catch (error) {
+    // Stop feeding the parser: the rest of the body is not read.
+    request.raw.unpipe()
+    await removeFiles([...files.values()].map((file) => file.path))
+    // The server's own trouble (UPLOAD_DIR full or unwritable) is a 500, not the client's fault.
+    throw isSystemError(error) ? error : parserRefusal(error)
+  } finally {
+    request.raw.off('data', countBytes)
+  }
+}
+
+/** The file fields of the form's action, which must be named before its first file. */
+function fileFieldsFor(fields: URLSearchParams, options: ReceiveOptions): FileFieldsDecl {
+  const action = fields.get(ACTION_FIELD)
+  if (action === null) {
+    throw refuse(400, ErrorCode.NO_ACTION, `The form must name its action (its ${ACTION_FIELD} field) before its files.`)
+  }
+  return options.fileFieldsOf(action)
+}
+
+/** An error of the operating system (a failed open or write), as opposed to one about the body. */
+function isSystemError(error: unknown): boolean {
+  return typeof (error as NodeJS.ErrnoException | null)?.syscall === 'string'
+}
+
+/** Reads a part to its end, keeping nothing; how many bytes it had. */
+async function drain(stream: NodeJS.ReadableStream): Promise<number> {
+  let bytes = 0
+  for await (const chunk of stream) bytes += (chunk as Buffer).length
+  return bytes
+}

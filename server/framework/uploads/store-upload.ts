@@ -1,0 +1,186 @@
+/**
+ * One file part of a multipart form, streamed to a temporary file: counted against its
+ * field's limit, its type checked (declared and by its first bytes) and its SHA-256
+ * computed on the way, never held whole in memory.
+ */
+import { createHash, randomUUID } from 'node:crypto'
+import { createWriteStream, unlinkSync } from 'node:fs'
+import { readdir, stat, unlink } from 'node:fs/promises'
+import path from 'node:path'
+import { Transform, type Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import { ErrorCode } from '../../../shared/framework/errors.js'
+import { describeBytes, describeTypes, type FileRule, type UploadedFile, type UploadType } from '../../../shared/framework/uploads.js'
+import { SNIFF_BYTES, sniffType } from './sniff-type.js'
+import { UploadRefusal } from './upload-refusal.js'
+
+/** A file part as the multipart parser hands it over. */
+export interface FilePart {
+  readonly field: string
+  /** The file name the client sent (the parser already dropped any directories). */
+  readonly filename: string
+  /** The type the client declared for it. */
+  readonly declaredType: string
+  readonly stream: Readable
+}
+
+export interface StoreOptions {
+  /** Where temporary files go (UPLOAD_DIR). */
+  readonly dir: string
+  /** Aborted when the form as a whole is refused (its total size): the file stops at once. */
+  readonly signal: AbortSignal
+  /**
+   * A file of the wrong type: read to its end without storing it, then refused (so the
+   * rest of the form can still be read), instead of refused at once.
+   */
+  readonly readPastWrongType: boolean
+}
+
+export function wrongType(part: FilePart, rule: FileRule): UploadRefusal {
+  return new UploadRefusal(
+    {
+      status: 415,
+      code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+      message: `The file for "${part.field}" must be a ${describeTypes(rule.types)} file (${rule.types.join(', ')}).`,
+    },
+    part.field,
+    `Please choose a ${describeTypes(rule.types)} file.`,
+  )
+}
+
+export function emptyFile(field: string): UploadRefusal {
+  return new UploadRefusal(
+    { status: 400, code: ErrorCode.EMPTY_FILE, message: `The file for "${field}" is empty.` },
+    field,
+    'This file is empty: please choose another.',
+  )
+}
+
+export function fileTooLarge(field: string, maxBytes: number): UploadRefusal {
+  return new UploadRefusal(
+    { status: 413, code: ErrorCode.BODY_TOO_LARGE, message: `The file for "${field}" may be at most ${describeBytes(maxBytes)} (${maxBytes} bytes).` },
+    field,
+  )
+}
+
+/** What every temporary file's name starts with: how a later process knows one left behind. */
+const TEMP_PREFIX = 'upload-'
+
+/** A name this module gives (UPLOAD_DIR may be the system's temporary folder, shared with other programs). */
+const LEFT_FILE = new RegExp(`^${TEMP_PREFIX}[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
+
+/** The temporary files of this process not yet removed: written, or being written. */
+const liveFiles = new Set<string>()
+
+/** Removes temporary files, whether or not they are still there (an action may have moved one). */
+export async function removeFiles(paths: readonly string[]): Promise<void> {
+  await Promise.all(
+    paths.map(async (file) => {
+      await unlink(file).catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? undefined : Promise.reject(error)))
+      liveFiles.delete(file)
+    }),
+  )
+}
+
+/**
+ * Removes, at once, every temporary file this process still has: for a process that
+ * exits with uploads in progress (its grace period outlasted, a second signal), whose
+ * requests will never reach their own removal.
+ */
+export function removeLiveFilesSync(): void {
+  for (const file of liveFiles) {
+    try {
+      unlinkSync(file)
+    } catch {
+      // Gone already, or not ours to remove any more: nothing to do at exit.
+    }
+  }
+  liveFiles.clear()
+}
+
+/**
+ * Removes the temporary files an earlier process left in `dir` (killed before it could
+ * remove them: SIGKILL, a crash) that were last written over `olderThanMs` ago. Another
+ * process sharing the folder may be writing one right now, so a recent file is left
+ * alone: a request's body arrives within the server's request timeout, and no action
+ * keeps a file past its answer. Resolves with how many were removed.
+ */
+export async function removeStaleFiles(dir: string, olderThanMs: number, now = Date.now()): Promise<number> {
+  let removed = 0
+  for (const name of await readdir(dir)) {
+    if (!LEFT_FILE.test(name)) continue
+    const file = path.join(dir, name)
+    const info = await stat(file).catch(() => undefined)
+    if (!info?.isFile() || now - info.mtimeMs <= olderThanMs) continue
+    await removeFiles([file])
+    removed++
+  }
+  return removed
+}
+
+/**
+ * What is left of a client's file name to show: no directories, no control
+ * characters, at most 255 characters. It only ever names the file to people; the
+ * stored file's name is random.
+ */
+export function displayName(filename: string): string {
+  const name = (filename.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim()
+  return Array.from(name).slice(0, 255).join('') || 'file'
+}
+
+/**
+ * Stores `part` under a random name in `options.dir`. Throws an UploadRefusal (413
+ * over the field's limit, 415 for a type the field does not take, 400 for an empty
+ * file) after removing what it wrote; with `readPastWrongType`, a wrong type is refused
+ * only once the part has been read to its end.
+ */
+export async function storeUpload(part: FilePart, rule: FileRule, options: StoreOptions): Promise<UploadedFile> {
+  const declared = rule.types.find((type) => type === part.declaredType)
+  if (!declared && !options.readPastWrongType) throw wrongType(part, rule)
+  let verdict: UploadRefusal | UploadType | undefined = declared ? undefined : wrongType(part, rule)
+  let head = Buffer.alloc(0)
+  let size = 0
+  const hash = createHash('sha256')
+  // Compared with what the client declared: a PNG named .pdf is as wrong as a script named .png.
+  const decide = () => {
+    if (verdict !== undefined) return
+    verdict = sniffType(head) === declared ? declared : wrongType(part, rule)
+  }
+  const inspect = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length
+      if (size > rule.maxBytes) return done(fileTooLarge(part.field, rule.maxBytes))
+      if (head.length < SNIFF_BYTES) {
+        head = Buffer.concat([head, chunk.subarray(0, SNIFF_BYTES - head.length)])
+        if (head.length === SNIFF_BYTES) decide()
+      }
+      if (verdict instanceof UploadRefusal) return options.readPastWrongType ? done() : done(verdict)
+      hash.update(chunk)
+      done(null, chunk)
+    },
+    flush(done) {
+      // A named file with no bytes: not a wrong type, an empty one (an empty file input sends no name, and is no file).
+      if (size === 0 && verdict === undefined) verdict = emptyFile(part.field)
+      decide() // a file shorter than the longest signature
+      done(verdict instanceof UploadRefusal && !options.readPastWrongType ? verdict : null)
+    },
+  })
+  const tempPath = path.join(options.dir, `${TEMP_PREFIX}${randomUUID()}`)
+  liveFiles.add(tempPath)
+  // 'wx': a fresh file, never one that is already there; 0600: for this process only.
+  const file = createWriteStream(tempPath, { flags: 'wx', mode: 0o600 })
+  try {
+    await pipeline(part.stream, inspect, file, { signal: options.signal })
+  } catch (error) {
+    // A part refused at once (a 2-byte file) can fail the pipeline before the file is
+    // even open: removed now, it would be created just after. Its close comes after the open.
+    if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()))
+    await removeFiles([tempPath])
+    throw options.signal.aborted ? options.signal.reason : error
+  }
+  if (verdict instanceof UploadRefusal) {
+    await removeFiles([tempPath])
+    throw verdict
+  }
+  return { name: displayName(part.filename), type: declared!, size, sha256: hash.digest('hex'), path: tempPath }
+}

@@ -1,0 +1,54 @@
+/**
+ * The layout table's rules the types cannot see, checked by the server when the app is
+ * built (server/framework/app.ts): layout ids, one root, every layout in the table, no static
+ * page or layout inside a dynamic one, one action name once around a page. A table
+ * that breaks one throws with a message naming the culprit. (Not in the router
+ * itself: the browser's bundle does not need the messages.)
+ */
+import type { AnyLayout, AnyRoute, LayoutTable, Router } from './route-table.js'
+
+export function checkLayoutRules(router: Pick<Router<any, any>, 'routes' | 'layouts' | 'layoutsOf'>): void {
+  const { routes, layouts } = router
+  const root = checkLayouts(layouts)
+  for (const [id, route] of Object.entries(routes as Readonly<Record<string, AnyRoute>>)) checkRouteChain(id, route, router.layoutsOf(id), layouts, root)
+}
+
+/** Checks the layout table; returns its root (undefined for an application without layouts). */
+function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
+  const all = Object.entries(layouts)
+  if (all.length === 0) return undefined
+  for (const [key, layout] of all) {
+    if (layout.id !== key) throw new Error(`Layout "${key}": its id is "${layout.id}"; a layout's id must be its key in the layout table`)
+    if (layout.parent && layouts[layout.parent.id] !== layout.parent) {
+      throw new Error(`Layout "${key}": its parent "${layout.parent.id}" is not in the layout table`)
+    }
+    if (layout.mode === 'static' && layout.parent?.mode === 'dynamic') {
+      throw new Error(`Layout "${key}" is static but its parent "${layout.parent.id}" is dynamic: a static layout's answer is shared`)
+    }
+  }
+  const roots = all.filter(([, layout]) => !layout.parent).map(([key]) => key)
+  if (roots.length !== 1) throw new Error(`The layout table needs exactly one root layout (one without a parent); it has ${roots.length}: ${roots.join(', ') || 'none'}`)
+  return layouts[roots[0]!]
+}
+
+/** The layouts around a route (the router's chain, the root first), checked against the table, the route's mode and actions. */
+function checkRouteChain(id: string, route: AnyRoute, chain: readonly AnyLayout[], layouts: LayoutTable, root: AnyLayout | undefined): void {
+  if (!root) {
+    if (route.layout) throw new Error(`Route "${id}" names layout "${route.layout.id}", but the application has no layout table`)
+    return
+  }
+  for (const layout of chain) {
+    if (layouts[layout.id] !== layout) throw new Error(`Route "${id}": its layout "${layout.id}" is not in the layout table`)
+    if (route.mode === 'static' && layout.mode === 'dynamic') {
+      throw new Error(`Route "${id}" is static but sits in the dynamic layout "${layout.id}": a static page's answer is shared`)
+    }
+  }
+  const seen = new Map<string, string>(Object.keys(route.actions ?? {}).map((name) => [name, `route "${id}"`]))
+  for (const layout of chain) {
+    for (const name of Object.keys(layout.actions ?? {})) {
+      const other = seen.get(name)
+      if (other) throw new Error(`Action "${name}" is declared by both ${other} and layout "${layout.id}" around route "${id}"`)
+      seen.set(name, `layout "${layout.id}"`)
+    }
+  }
+}
