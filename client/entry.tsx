@@ -1,8 +1,6 @@
-/** The browser entry of the application: its routes, pages and layouts, started. */
+/** The browser entry of the application: its stylesheet, and the product started. */
 import './styles.css'
-import { router } from '../shared/routes.js'
-import { layouts } from './layouts/index.js'
-import { pages } from './pages/index.js'
-import { startClient } from './framework/browser/start.js'
+import { clientApp } from './application.js'
+import { startClient } from './framework/start.js'
 
-void startClient({ router, pages, layouts })
+void startClient(clientApp)

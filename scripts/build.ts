@@ -170,7 +170,7 @@ export async function bundleForNode(entryPoints: Record<string, string>, outDir:
 
 export async function buildServer(outDir: string): Promise<void> {
   await rm(outDir, { recursive: true, force: true })
-  await bundleForNode({ server: 'server/framework/main.ts', instrument: 'server/framework/instrument.ts' }, outDir)
+  await bundleForNode({ server: 'server/main.ts', instrument: 'server/framework/instrument.ts' }, outDir)
   // React picks its production build from NODE_ENV when first imported, and ESM
   // imports are hoisted: so the variable is set here, before the bundle is imported.
   await mkdir(outDir, { recursive: true })
@@ -189,6 +189,15 @@ export async function buildServer(outDir: string): Promise<void> {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const started = performance.now()
+  // The product as the server takes it: a route without its page files, or a page file
+  // without its route, stops the build with the file's name (server/framework/application.ts).
+  try {
+    await import('../server/application.js')
+  } catch (error) {
+    if (!(error instanceof Error && error.name === 'ApplicationError')) throw error
+    console.error(error.message)
+    process.exit(1)
+  }
   const manifest = await buildClient({
     entry: 'client/entry.tsx',
     pagesDir: 'client/pages',

@@ -11,16 +11,16 @@ import pretty from 'pino-pretty'
 import { buildApp } from '../server/framework/app.js'
 import { listenOrExit, loadConfigOrExit } from '../server/framework/process.js'
 import { prepareDevelopment } from '../server/framework/development/index.js'
-import { router } from '../shared/routes.js'
+import { application } from '../server/application.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 const config = loadConfigOrExit()
 
-const development = await prepareDevelopment(root, Object.keys(router.routes))
+const development = await prepareDevelopment(root, Object.keys(application.definition.router.routes))
 // One line per entry (errors keep their multi-line stack).
 const logStream = pretty({ colorize: process.stdout.isTTY, ignore: 'pid,hostname', translateTime: 'HH:MM:ss.l', singleLine: true })
-const app = buildApp(config, { development, logStream })
+const app = buildApp(config, { application, development, logStream })
 
 // Every socket, HMR's websocket included: a restart closes them at once instead of
 // waiting for the browser to let go (production drains; development has nothing to lose).

@@ -3,8 +3,7 @@
  * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
  * and both are checked against the types declared here.
  */
-import { createRouter, layout, route } from './framework/route-table.js'
-import { MiB } from './framework/uploads.js'
+import { createRouter, layout, MiB, route } from './framework/index.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>

@@ -63,7 +63,15 @@ export function definePage<R extends AnyRoute>(route: R, page: PageModule<R>): P
     { title: { value: page.title, enumerable: false }, head: { value: page.head, enumerable: false } },
   ) as PageModule<R>
   definedPages.set(route, module)
+  pageRoutes.set(module, route)
   return module
+}
+
+/** The route each page module was defined for: the server checks a page file declares its own. */
+const pageRoutes = new WeakMap<PageModule<any>, AnyRoute>()
+
+export function routeOfPage(module: PageModule<any>): AnyRoute | undefined {
+  return pageRoutes.get(module)
 }
 
 /** Every page module defined so far (its chunk has run), by route: one per route, the latest edit in development. */

@@ -6,8 +6,7 @@
 import { useState, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import { href, layouts } from '../../shared/routes.js'
-import { Link } from '../framework/view/link.js'
-import { defineLayout, type LayoutProps, type RouteFailure } from '../framework/page-module.js'
+import { defineLayout, type LayoutProps, Link, type RouteFailure } from '../framework/index.js'
 
 export default defineLayout(layouts.items, {
   Component: ItemsLayout,

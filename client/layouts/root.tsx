@@ -6,8 +6,7 @@
  */
 import { useLocation } from 'wouter'
 import { href, layouts } from '../../shared/routes.js'
-import { Link } from '../framework/view/link.js'
-import { defineLayout, type LayoutProps } from '../framework/page-module.js'
+import { defineLayout, type LayoutProps, Link } from '../framework/index.js'
 import { ThemeChoice } from './theme-choice.js'
 
 /** The sections of the main navigation, and which paths belong to each. */

@@ -15,9 +15,8 @@
  * and `aria-pressed` is set once the page is interactive.
  */
 import { useContext, useEffect, useRef, useState, type FormEvent } from 'react'
-import { ACTION_FIELD } from '../../shared/framework/actions.js'
-import { ActionStateContext } from '../framework/view/action-state.js'
-import type { ActionFields, ActionName } from '../../shared/framework/route-table.js'
+import { ACTION_FIELD, type ActionFields, type ActionName } from '../../shared/framework/index.js'
+import { ActionStateContext } from '../framework/index.js'
 import type { layouts } from '../../shared/routes.js'
 import { documentTheme, isTheme, THEMES, type Theme } from '../../shared/theme.js'
 

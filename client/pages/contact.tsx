@@ -1,7 +1,6 @@
 import { CONTACT_ATTACHMENT, CONTACT_LIMITS, routes } from '../../shared/routes.js'
-import { describeBytes, describeTypes } from '../../shared/framework/uploads.js'
-import { Form } from '../framework/view/form.js'
-import { definePage, type PageProps } from '../framework/page-module.js'
+import { describeBytes, describeTypes } from '../../shared/framework/index.js'
+import { definePage, Form, type PageProps } from '../framework/index.js'
 
 export default definePage(routes.contact, {
   title: (data) => (data.thanks ? 'Message sent' : 'Contact'),

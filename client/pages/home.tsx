@@ -1,6 +1,5 @@
 import { routes } from '../../shared/routes.js'
-import { Link } from '../framework/view/link.js'
-import { definePage, type PageProps } from '../framework/page-module.js'
+import { definePage, Link, type PageProps } from '../framework/index.js'
 
 export default definePage(routes.home, {
   title: () => 'Home',

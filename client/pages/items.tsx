@@ -1,8 +1,6 @@
 import { useState } from 'react'
 import { href, routes } from '../../shared/routes.js'
-import { Link } from '../framework/view/link.js'
-import { LongList } from '../framework/view/long-list.js'
-import { definePage, type PageProps } from '../framework/page-module.js'
+import { definePage, Link, LongList, type PageProps } from '../framework/index.js'
 
 export default definePage(routes.items, {
   title: (data) => data.title,

@@ -12,8 +12,9 @@ import { renderToString } from 'react-dom/server'
 import { AppRoot } from '../../client/framework/view/app-root.js'
 import { singlePageSource } from '../../client/framework/view/page-source.js'
 import items from '../../client/pages/items.js'
-import { appDefinition } from '../../server/pages/index.js'
+import { application } from '../../server/application.js'
 
+const appDefinition = application.definition
 const data = await appDefinition.serverPages.items.loader({
   params: { id: '7' },
   searchParams: new URLSearchParams(),

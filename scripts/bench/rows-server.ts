@@ -8,10 +8,10 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from '../../server/framework/app.js'
 import { loadConfig } from '../../server/framework/config.js'
-import { defineServerPage, type AnyAppDefinition, type AppDefinition } from '../../server/framework/page-definition.js'
-import { appDefinition } from '../../server/pages/index.js'
+import { defineServerPage } from '../../server/framework/page-definition.js'
+import { application } from '../../server/application.js'
 import type { ItemRow } from '../../shared/routes.js'
-import { routes, type AppLayouts, type AppRoutes } from '../../shared/routes.js'
+import { routes } from '../../shared/routes.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -32,6 +32,7 @@ const config = loadConfig({
   RATE_LIMIT_FORMS: 'off',
   RATE_LIMIT_MONITORING: 'off',
 })
-const definition: AppDefinition<AppRoutes, AppLayouts> = { ...appDefinition, serverPages: { ...appDefinition.serverPages, items } }
-const app = buildApp({ ...config, host: '127.0.0.1', port: 0 }, { definition: definition as AnyAppDefinition })
+const { definition: appDefinition } = application
+const definition: typeof appDefinition = { ...appDefinition, serverPages: { ...appDefinition.serverPages, items } }
+const app = buildApp({ ...config, host: '127.0.0.1', port: 0 }, { application: { ...application, definition } })
 console.log(await app.listen({ host: '127.0.0.1', port: 0 }))

@@ -3,8 +3,8 @@
  * and readiness (it wants traffic: 503 once it is draining for shutdown).
  */
 import type { FastifyInstance } from 'fastify'
-import { ErrorCode } from '../../shared/framework/errors.js'
-import { API_ERROR_SCHEMA, errorBody, NO_STORE } from '../framework/http-errors.js'
+import { ErrorCode } from '../../shared/framework/index.js'
+import { API_ERROR_SCHEMA, errorBody, NO_STORE } from '../framework/index.js'
 
 export default async function healthRoutes(api: FastifyInstance) {
   api.get(

@@ -1,14 +1,13 @@
 /**
  * Builds the Fastify instance: every plugin registered, nothing listening. Tests call
- * `buildApp` with a config and, when they need test-only pages, a fixture app
- * definition; server/framework/main.ts calls it with the environment's config and listens.
+ * `buildApp` with a config and the product (or a fixture application of test-only
+ * pages); server/framework/run-server.ts calls it with the environment's config and listens.
  */
 import { randomUUID } from 'node:crypto'
 import path from 'node:path'
 import type { Duplex } from 'node:stream'
 import type { DestinationStream } from 'pino'
 import Fastify, { LogController, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify'
-import { apiRoutes } from '../api/index.js'
 import type { AppConfig } from './config.js'
 import type { BuildManifest } from '../../shared/framework/build-manifest.js'
 import { readManifest } from './manifest.js'
@@ -19,9 +18,8 @@ import { clientErrorRefusal, createRefusals, REQUEST_ID_HEADER, refusalOf, type 
 import { ErrorCode } from '../../shared/framework/errors.js'
 import { originForm, splitTarget, targetAuthority } from '../../shared/framework/location.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
-import type { AnyAppDefinition } from './page-definition.js'
+import type { Application } from './application.js'
 import { checkLayoutRules } from '../../shared/framework/layout-rules.js'
-import { appDefinition } from '../pages/index.js'
 import { appView, type AppView } from './render/app-view.js'
 import { createPageResponder } from './render/page-responder.js'
 import fastifyCookie from '@fastify/cookie'
@@ -65,10 +63,8 @@ const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/ready'])
 const DEFAULT_RENDER_TIMEOUT_MS = 10_000
 
 export interface BuildAppOptions {
-  /** The pages to serve; the production application unless a test gives its own. */
-  readonly definition?: AnyAppDefinition
-  /** The /api route modules; the production ones unless a test gives its own. */
-  readonly apiRoutes?: readonly FastifyPluginAsync[]
+  /** The product: its pages, layouts and /api routes (server/application.ts, or a test's fixture). */
+  readonly application: Application
   /** How long a page render may run before it is aborted; 10 s unless a test shortens it. */
   readonly renderTimeoutMs?: number
   /** How long the monitoring tunnel waits for Sentry's ingest; 10 s unless a test shortens it. */
@@ -95,7 +91,7 @@ export interface DevelopmentMode {
   readonly logRequests: (app: FastifyInstance) => void
 }
 
-export function buildApp(config: AppConfig, options: BuildAppOptions = {}): FastifyInstance {
+export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyInstance {
   const { development } = options
   const manifest = development?.manifest ?? readManifest(config.clientDir)
   const refusals = createRefusals({
@@ -324,12 +320,12 @@ export function buildApp(config: AppConfig, options: BuildAppOptions = {}): Fast
     untraced: errorReporter.untraced,
     rateLimit: routeRateLimit(rateLimit.monitoring, rateLimit.windowMs),
   })
-  app.register(apiPlugin, { prefix: '/api', routes: options.apiRoutes ?? apiRoutes })
+  app.register(apiPlugin, { prefix: '/api', routes: options.application.apiRoutes })
   if (!development) {
     app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets'), compression })
   }
   const { dsn } = config.monitoring
-  const definition = options.definition ?? appDefinition
+  const { definition } = options.application
   // A layout table that breaks a rule stops the start, naming the culprit.
   checkLayoutRules(definition.router)
   const pages = createPageResponder({

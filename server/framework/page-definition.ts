@@ -127,8 +127,16 @@ export type ServerPage<R extends AnyRoute = AnyRoute> = PageLoader<R> &
   ([ActionName<R>] extends [never] ? { readonly actions?: undefined } : { readonly actions: ActionHandlers<R> })
 
 /** Declares a route's server side: `export default defineServerPage(routes.items, { loader })`. */
-export function defineServerPage<R extends AnyRoute>(_route: R, page: ServerPage<R>): ServerPage<R> {
+export function defineServerPage<R extends AnyRoute>(route: R, page: ServerPage<R>): ServerPage<R> {
+  serverPageRoutes.set(page, route)
   return page
+}
+
+/** The route each server page was declared for: the start checks a page file declares its own. */
+const serverPageRoutes = new WeakMap<object, AnyRoute>()
+
+export function routeOfServerPage(page: object): AnyRoute | undefined {
+  return serverPageRoutes.get(page)
 }
 
 export type ServerPages<Table extends RouteTable> = { readonly [Id in keyof Table]: ServerPage<Table[Id]> }
@@ -136,7 +144,7 @@ export type ServerPages<Table extends RouteTable> = { readonly [Id in keyof Tabl
 /**
  * Everything the server needs to know about an application's pages: the route table,
  * each route's server module, and each route's client module (to render it). The
- * production app is server/pages/index.ts; tests pass fixture apps of their own.
+ * production app is server/application.ts; tests pass fixture apps of their own.
  */
 export interface AppDefinition<Table extends RouteTable, Layouts extends LayoutTable = {}> {
   readonly router: Router<Table, Layouts>

@@ -1,5 +1,5 @@
 import { layouts } from '../../shared/routes.js'
-import { defineServerLayout } from '../framework/page-definition.js'
+import { defineServerLayout } from '../framework/index.js'
 
 const LIST_COUNT = 10
 

@@ -1,7 +1,7 @@
-import { actionInvalid, actionSuccess } from '../../shared/framework/actions.js'
+import { actionInvalid, actionSuccess } from '../../shared/framework/index.js'
 import { layouts } from '../../shared/routes.js'
 import { isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from '../../shared/theme.js'
-import { defineServerLayout } from '../framework/page-definition.js'
+import { defineServerLayout } from '../framework/index.js'
 
 /**
  * The root layout's server side: the theme choice, posted from any page (its form is in

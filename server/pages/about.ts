@@ -1,5 +1,5 @@
 import { routes } from '../../shared/routes.js'
-import { defineServerPage } from '../framework/page-definition.js'
+import { defineServerPage } from '../framework/index.js'
 
 export default defineServerPage(routes.about, {
   loader: () => ({

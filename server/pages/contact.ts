@@ -1,7 +1,6 @@
-import { actionInvalid, actionSuccess } from '../../shared/framework/actions.js'
-import type { ActionFields } from '../../shared/framework/route-table.js'
+import { type ActionFields, actionInvalid, actionSuccess } from '../../shared/framework/index.js'
 import { CONTACT_LIMITS, href, routes } from '../../shared/routes.js'
-import { defineServerPage } from '../framework/page-definition.js'
+import { defineServerPage } from '../framework/index.js'
 
 /** The fields of the send action, as the route table declares them. */
 type ContactField = ActionFields<typeof routes.contact, 'send'>

@@ -1,5 +1,5 @@
 import { href, routes } from '../../shared/routes.js'
-import { defineServerPage } from '../framework/page-definition.js'
+import { defineServerPage } from '../framework/index.js'
 
 export default defineServerPage(routes.home, {
   loader: () => ({

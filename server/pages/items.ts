@@ -1,6 +1,6 @@
 import type { ItemRow } from '../../shared/routes.js'
 import { routes } from '../../shared/routes.js'
-import { defineServerPage } from '../framework/page-definition.js'
+import { defineServerPage } from '../framework/index.js'
 
 const ROW_COUNT = 200
 

@@ -5,11 +5,11 @@
 import { tmpdir } from 'node:os'
 import { Writable } from 'node:stream'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
-import { apiRoutes } from '../../server/api/index.js'
+import { application } from '../../server/application.js'
 import { buildApp } from '../../server/framework/app.js'
 import type { ErrorReporter } from '../../server/framework/monitoring/error-reporter.js'
 import { DEFAULT_LOG_BUFFER_BYTES, DEFAULT_UPLOAD_MAX_BYTES, type AppConfig } from '../../server/framework/config.js'
-import { fixtureDefinition } from '../fixtures/app/server.js'
+import { fixtureApplication } from '../fixtures/app/server.js'
 import { buildFor, type BuiltApp, type ClientBuild } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
@@ -75,12 +75,15 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
   })
   const app = buildApp(testConfig(build.clientDir, options.config), {
     logStream,
-    apiRoutes: [...apiRoutes, ...(options.apiRoutes ?? [])],
+    // The product's /api routes in every app (health and readiness), then the test's own.
+    application: {
+      definition: (which === 'fixture' ? fixtureApplication : application).definition,
+      apiRoutes: [...application.apiRoutes, ...(options.apiRoutes ?? [])],
+    },
     ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
     ...(options.errorReporter ? { errorReporter: options.errorReporter } : {}),
     ...(options.rateLimitWarnIntervalMs ? { rateLimitWarnIntervalMs: options.rateLimitWarnIntervalMs } : {}),
-    ...(which === 'fixture' ? { definition: fixtureDefinition } : {}),
   })
   t.teardown(() => app.close())
   await app.ready()

@@ -122,7 +122,7 @@ t.test('the layout table is checked when the app is built', async (t) => {
   // buildApp with the fixture app's pages and a router made from the tables under test.
   const createRouterChecked = (routes: RouteTable, layouts?: LayoutTable) => {
     const router = createRouter(routes, layouts)
-    const app = buildApp(testConfig(build.clientDir), { logStream: quiet, definition: { ...fixtureDefinition, router } as never })
+    const app = buildApp(testConfig(build.clientDir), { logStream: quiet, application: { definition: { ...fixtureDefinition, router } as never, apiRoutes: [] } })
     t.teardown(() => app.close())
     return router
   }

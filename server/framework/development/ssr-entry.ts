@@ -4,7 +4,8 @@
  * them. The runner re-executes it after an edit to anything it imports, so the next
  * request renders the edited page (and its markup matches what the browser hot-swapped).
  */
-import { appDefinition } from '../../pages/index.js'
+import { application } from '../../application.js'
 import { appView } from '../render/app-view.js'
 
-export const view = appView(appDefinition)
+// The product's server side, by the convention that names its files (server/application.ts).
+export const view = appView(application.definition)

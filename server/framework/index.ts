@@ -1,0 +1,23 @@
+/**
+ * The framework's door on the server side: what server/application.ts, server/main.ts,
+ * the pages' and layouts' server modules and the /api routes import. Everything else in
+ * server/framework/ is the framework's own.
+ */
+export { defineServerApp, ApplicationError, type Application, type ServerApplication } from './application.js'
+export { defineServerLayout, defineServerPage } from './page-definition.js'
+export type {
+  ActionContext,
+  ActionHandler,
+  AppDefinition,
+  LayoutActionContext,
+  LayoutLoaderContext,
+  LoaderContext,
+  ServerLayout,
+  ServerLayouts,
+  ServerPage,
+} from './page-definition.js'
+export type { RequestSession } from './session.js'
+export type { CookieOptions, ResponseControl } from './response-control.js'
+export { API_ERROR_SCHEMA, errorBody, NO_STORE } from './http-errors.js'
+export { buildApp, type BuildAppOptions } from './app.js'
+export { runServer } from './run-server.js'

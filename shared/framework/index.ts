@@ -1,0 +1,27 @@
+/**
+ * The framework's door on the shared side: what product code (shared/routes.ts, pages,
+ * layouts, loaders, actions) may import. Everything else in shared/framework/ is the
+ * framework's own.
+ */
+export { createRouter, layout, route } from './route-table.js'
+export type {
+  ActionFields,
+  ActionFileFields,
+  ActionName,
+  AnyLayout,
+  AnyRoute,
+  DataOf,
+  LayoutDataOf,
+  LayoutTable,
+  RenderMode,
+  RouteParams,
+  RouteTable,
+  Router,
+} from './route-table.js'
+export { ACTION_FIELD, actionInvalid, actionSuccess } from './actions.js'
+export type { ActionInput, ActionOutcome, ActionState, FieldErrors } from './actions.js'
+export { ErrorCode, HttpError, notFound, redirect } from './errors.js'
+export type { RedirectStatus } from './errors.js'
+export type { HeadEntries } from './head.js'
+export { describeBytes, describeTypes, MiB, UPLOAD_TYPES } from './uploads.js'
+export type { FileRule, UploadedFile, UploadType } from './uploads.js'
