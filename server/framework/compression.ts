@@ -3,7 +3,7 @@
  * encodings it offers and how hard each works, chosen by measurement, in one place.
  * - Dynamic HTML and JSON: @fastify/compress (registered in app.ts) with the levels
  *   below, fast enough to keep at least 0.8 of the uncompressed throughput.
- * - Static pages: compressed once per URL, theme and encoding (brotli 5, gzip 9), kept.
+ * - Static pages: compressed once per URL, `<html>` attributes (the theme) and encoding (brotli 5, gzip 9), kept.
  * - Streamed pages: compressed as they stream, each chunk flushed, so the shell still
  *   goes out before the rest is rendered.
  * - Assets: compressed by the build (`.br` at quality 11, `.gz` at level 9) and served
@@ -84,7 +84,7 @@ const brotli = promisify(zlib.brotliCompress)
 const gzip = promisify(zlib.gzip)
 
 /**
- * Static documents: compressed once per URL, theme and encoding, but URLs are unbounded
+ * Static documents: compressed once per URL, `<html>` attributes and encoding, but URLs are unbounded
  * (query strings) and the cache is not, so a miss must stay cheap: brotli 5 costs about
  * 0.3 ms on a 29 KB page where 11 costs 25 ms, for 4.0 KB against 2.9 KB.
  */

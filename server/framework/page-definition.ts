@@ -90,11 +90,26 @@ export type LayoutActionHandlers<L extends AnyLayout> = {
   readonly [A in ActionName<L>]: LayoutActionHandler<ActionFields<L, A>>
 }
 
+/** What the root layout reads to choose the document's `<html>` attributes. */
+export interface DocumentRequest {
+  readonly cookies: Readonly<Record<string, string | undefined>>
+}
+
+/** The product's say on every document, given by the root layout's server module. */
+export interface DocumentHooks {
+  /**
+   * Attributes for `<html>` on every document of this visitor (the theme's
+   * `data-theme`), so the first paint is right. Static pages are kept once per set of
+   * attributes: return one of a few values, never one made of what a visitor sent.
+   */
+  readonly documentAttributes?: (request: DocumentRequest) => Readonly<Record<string, string>> | undefined
+}
+
 /**
  * A layout's server side: a loader exactly when the layout declares data, action
- * handlers exactly when it declares actions.
+ * handlers exactly when it declares actions; the root layout may add document hooks.
  */
-export type ServerLayout<L extends AnyLayout = AnyLayout> = ([LayoutDataOf<L>] extends [undefined]
+export type ServerLayout<L extends AnyLayout = AnyLayout> = DocumentHooks & ([LayoutDataOf<L>] extends [undefined]
   ? { readonly loader?: undefined }
   : {
       /** Returns the layout's data, or throws `notFound()`, `redirect()` or an `HttpError`. */

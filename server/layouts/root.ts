@@ -1,13 +1,19 @@
 import { actionInvalid, actionSuccess } from '../../shared/framework/index.js'
 import { layouts } from '../../shared/routes.js'
-import { isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from '../../shared/theme.js'
+import { documentTheme, isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from '../../shared/theme.js'
 import { defineServerLayout } from '../framework/index.js'
 
 /**
  * The root layout's server side: the theme choice, posted from any page (its form is in
- * the layout) and answered by going back to that page, now in the chosen colours.
+ * the layout) and answered by going back to that page, now in the chosen colours; and
+ * the chosen theme on `<html data-theme>` of every document, so the first paint has the
+ * right colours (none for the system's: the stylesheet follows it then).
  */
 export default defineServerLayout(layouts.root, {
+  documentAttributes: ({ cookies }) => {
+    const theme = documentTheme(cookies[THEME_COOKIE])
+    return theme ? { 'data-theme': theme } : undefined
+  },
   actions: {
     theme: ({ theme }, { response }) => {
       if (!isTheme(theme)) return actionInvalid({ theme: 'Choose light, dark or system.' })

@@ -2,7 +2,7 @@
  * HTTP validation for static routes (docs/architecture.md, "Routes", "Operations"): their page is the same for
  * everyone, so shared caches may keep it for the page-data lifetime and revalidate
  * with its ETag. The ETag is the build id plus a hash of the page's data, not of the
- * bytes (the same data gives the same page; static-pages.ts adds the theme and encoding
+ * bytes (the same data gives the same page; static-pages.ts adds the product's `<html>` attributes and encoding
  * to it, each a representation of its own).
  */
 import { createHash } from 'node:crypto'

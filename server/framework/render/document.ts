@@ -32,12 +32,23 @@ export function startScriptFor(manifest: BuildManifest, routeId: string | undefi
   return route?.imports.includes(manifest.entry.file) ? route.file : manifest.entry.file
 }
 
-/** How every page document starts, up to where `<html>`'s theme attribute goes (static-pages.ts puts it into cached pages). */
+/** How every page document starts, up to where the product's `<html>` attributes go (static-pages.ts puts them into cached pages). */
 export const DOCUMENT_START = '<!DOCTYPE html><html lang="en"'
 
-/** `<html data-theme>` for a chosen theme; nothing for the system's (the stylesheet follows it). */
-export function themeAttribute(theme: 'light' | 'dark' | undefined): string {
-  return theme ? ` data-theme="${theme}"` : ''
+/** What the product may write on `<html>`: a lower-case name, and not the framework's own `lang`. */
+const ATTRIBUTE_NAME = /^(?!lang$)[a-z][a-z0-9-]*$/
+
+/**
+ * The root layout's `documentAttributes` as HTML (` data-theme="dark"`), values escaped;
+ * a name the framework does not write on `<html>` throws, naming it.
+ */
+export function htmlAttributes(attributes: Readonly<Record<string, string>> | undefined): string {
+  let html = ''
+  for (const [name, value] of Object.entries(attributes ?? {})) {
+    if (!ATTRIBUTE_NAME.test(name)) throw new Error(`documentAttributes: "${name}" cannot go on <html> (a lower-case name other than lang)`)
+    html += ` ${name}="${escapeHtml(value)}"`
+  }
+  return html
 }
 
 /** The document head of a page, with everything the browser needs before React's HTML. */
@@ -56,7 +67,7 @@ export function renderDocumentHead(render: PageRender): string {
     : manifest.css.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('')
   return (
     DOCUMENT_START +
-    themeAttribute(render.theme) +
+    (render.htmlAttributes ?? '') +
     '><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>${escapeHtml(titleOf(page))}</title>` +

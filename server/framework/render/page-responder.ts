@@ -22,11 +22,13 @@ import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
 import type { ErrorPayload, RedirectPayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
 import type { ReadyPage } from '../../../client/framework/view/page-source.js'
+import type { AnyLayout } from '../../../shared/framework/route-table.js'
+import type { ServerLayout } from '../page-definition.js'
 import { MALFORMED_URL, NO_STORE } from '../http-errors.js'
 import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AppView } from './app-view.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
-import { renderShellErrorDocument } from './document.js'
+import { htmlAttributes, renderShellErrorDocument } from './document.js'
 import type { PageRender } from './render-page.js'
 import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type ResolveOptions } from './resolve-page.js'
 import { originForm } from '../../../shared/framework/location.js'
@@ -34,7 +36,6 @@ import { documentFor, encodedDocumentFor, StaticCache, staticEtag, type StaticDa
 import { compressingStream, negotiateEncoding } from '../compression.js'
 import type { InlineStyle } from './inline-style.js'
 import { pipeline } from 'node:stream'
-import { documentTheme, THEME_COOKIE } from '../../../shared/theme.js'
 
 export interface PageResponderOptions {
   /** The pages and their renderer: always the same in production, the latest edit in development. */
@@ -104,7 +105,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     page: ReadyPage,
     location: CanonicalLocation,
     nonce: PageRender['nonce'],
-    theme: PageRender['theme'],
+    htmlAttributes: PageRender['htmlAttributes'],
   ): PageRender {
     const { router, clientLayouts } = view.definition
     return {
@@ -114,7 +115,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       location,
       nonce,
       development,
-      theme,
+      htmlAttributes,
       layouts: { router, modules: clientLayouts },
       ...(opts.monitoring ? { monitoring: opts.monitoring } : {}),
     }
@@ -134,7 +135,8 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
 
   /**
    * What a document we encode ourselves varies on: the encoding when we compress, and,
-   * for a shared (static) answer, the theme cookie that colours it. Lower-case tokens:
+   * for a shared (static) answer, the cookies the product's `<html>` attributes come
+   * from (the root layout's `documentAttributes`: the theme here). Lower-case tokens:
    * @fastify/compress adds its own `accept-encoding` unless it finds it so.
    */
   function documentVary(shared: boolean): string | undefined {
@@ -145,24 +147,24 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
   const encodingFor = (request: FastifyRequest) => (opts.compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined)
 
   async function sendStaticPage(request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
-    const theme = themeOf(request)
+    const attributes = documentAttributesOf(opts.view(), request)
     const encoding = encodingFor(request)
-    // The theme cookie picks the document's colours and the client its encoding: a
-    // shared cache must key on both.
+    // The cookies pick the product's `<html>` attributes (the colours) and the client its
+    // encoding: a shared cache must key on both.
     reply
       .header('cache-control', STATIC_CACHE_CONTROL)
       .header('vary', documentVary(true)!)
-    if (isNotModified(request, reply, staticEtag(page.etag, theme, encoding))) return reply.code(304).send()
+    if (isNotModified(request, reply, staticEtag(page.etag, attributes, encoding))) return reply.code(304).send()
     reply.code(200).type('text/html; charset=utf-8')
-    if (!encoding) return reply.send(documentFor(page, theme))
-    return reply.header('content-encoding', encoding).send(await encodedDocumentFor(page, theme, encoding))
+    if (!encoding) return reply.send(documentFor(page, attributes))
+    return reply.header('content-encoding', encoding).send(await encodedDocumentFor(page, attributes, encoding))
   }
 
   function sendStaticData(request: FastifyRequest, reply: FastifyReply, data: StaticData) {
     reply.header('cache-control', STATIC_CACHE_CONTROL)
     // @fastify/compress encodes the JSON by the same negotiation: each encoding its own ETag.
     if (opts.compression) reply.header('vary', 'accept-encoding')
-    if (isNotModified(request, reply, staticEtag(data.etag, undefined, encodingFor(request)))) return reply.code(304).send()
+    if (isNotModified(request, reply, staticEtag(data.etag, '', encodingFor(request)))) return reply.code(304).send()
     return reply.code(200).type('application/json; charset=utf-8').send(data.json)
   }
 
@@ -172,7 +174,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     const streamed = isStreamed(view, payload)
     // A static route's page is rendered once, without a nonce, and kept.
     if (cacheable && !streamed) {
-      const result = view.renderer.renderWhole(pageRender(view, page, location, undefined, undefined))
+      const result = view.renderer.renderWhole(pageRender(view, page, location, undefined, ''))
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)
       const cached: StaticPage = { template: result.body, etag: etagFor('html', payload), encoded: new Map() }
       staticPages.set(location.key, cached)
@@ -180,7 +182,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       return sendStaticPage(reply.request, reply, cached)
     }
     const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
-    const render = pageRender(view, page, location, reply.cspNonce, themeOf(reply.request))
+    const render = pageRender(view, page, location, reply.cspNonce, documentAttributesOf(view, reply.request))
     if (streamed) {
       const aborted = new AbortController()
       reply.raw.on('close', () => {
@@ -285,7 +287,13 @@ function heldLayouts(request: FastifyRequest): ReadonlySet<string> | undefined {
   return ids.length > 0 ? new Set(ids) : undefined
 }
 
-/** The colour theme the visitor chose (its cookie), for `<html data-theme>`. */
-function themeOf(request: FastifyRequest): 'light' | 'dark' | undefined {
-  return documentTheme(request.cookies[THEME_COOKIE])
+/**
+ * The product's attributes for this visitor's `<html>`, as HTML: what the root layout's
+ * server module says (`documentAttributes`, from the request's cookies), none without one.
+ */
+function documentAttributesOf(view: AppView, request: FastifyRequest): string {
+  const { router, serverLayouts } = view.definition
+  const root = Object.values(router.layouts as Readonly<Record<string, AnyLayout>>).find((layout) => !layout.parent)
+  const hook = root && (serverLayouts as Readonly<Record<string, ServerLayout<any> | undefined>>)[root.id]?.documentAttributes
+  return hook ? htmlAttributes(hook({ cookies: request.cookies })) : ''
 }

@@ -38,8 +38,8 @@ export interface PageRender {
   readonly development: boolean
   /** The application's layouts around the page. */
   readonly layouts: LayoutSet
-  /** The visitor's chosen colour theme (its cookie), written on `<html>`; none: the system's. */
-  readonly theme?: 'light' | 'dark' | undefined
+  /** The product's attributes for this visitor's `<html>` (the root layout's `documentAttributes`), as HTML. */
+  readonly htmlAttributes?: string | undefined
   /** What the browser's error reporting needs; absent when monitoring is off. */
   readonly monitoring?: BrowserMonitoringConfig
 }

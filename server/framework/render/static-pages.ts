@@ -1,25 +1,28 @@
 /**
  * Static routes rendered once, served from memory (docs/architecture.md, "Routes", "Page delivery"): their data does not
  * depend on the request, so the first answer for a URL serves every later request for
- * it until the process (the build) ends: the document, kept without the theme (each
- * response gets the visitor's, on `<html>`) and compressed once per theme and encoding
+ * it until the process (the build) ends: the document, kept without the product's
+ * `<html>` attributes (each response gets the visitor's: the theme of this
+ * application) and compressed once per set of attributes and encoding
  * on first use, and the page data, kept serialized. A static document carries no CSP
  * nonce: it has no inline script, its scripts come from this origin (which the CSP
  * allows), and so it is the same bytes for everyone (decision 016). Bounded: query
  * strings make URLs unbounded, so the least recently used entry goes first.
  */
 import { compressOnce, type Encoding } from '../compression.js'
-import { DOCUMENT_START, themeAttribute } from './document.js'
+import { createHash } from 'node:crypto'
+import { DOCUMENT_START } from './document.js'
 
-type Theme = 'light' | 'dark' | undefined
+/** The product's `<html>` attributes for one visitor, as HTML (`''`: none). */
+type HtmlAttributes = string
 
 const MAX_ENTRIES = 500
 
 export interface StaticPage {
-  /** The whole document, without a theme on `<html>`. */
+  /** The whole document, without the product's attributes on `<html>`. */
   readonly template: string
   readonly etag: string
-  /** Compressed documents, by theme and encoding, made on first use (shared while being made). */
+  /** Compressed documents, by `<html>` attributes and encoding, made on first use (shared while being made). */
   readonly encoded: Map<string, Promise<Buffer>>
 }
 
@@ -53,26 +56,31 @@ export class StaticCache<Entry> {
   }
 }
 
-/** The document for one response: the cached template with the visitor's theme on `<html>`. */
-export function documentFor(page: StaticPage, theme: Theme): string {
+/** The document for one response: the cached template with the visitor's attributes on `<html>`. */
+export function documentFor(page: StaticPage, attributes: HtmlAttributes): string {
   const { template } = page
   if (!template.startsWith(DOCUMENT_START)) throw new Error('A cached page does not start the way every document does')
-  return theme ? DOCUMENT_START + themeAttribute(theme) + template.slice(DOCUMENT_START.length) : template
+  return attributes ? DOCUMENT_START + attributes + template.slice(DOCUMENT_START.length) : template
 }
 
-/** The document for one theme, compressed (once: later calls get the same bytes). */
-export function encodedDocumentFor(page: StaticPage, theme: Theme, encoding: Encoding): Promise<Buffer> {
-  const key = `${theme ?? 'system'} ${encoding}`
+/** The document for one set of attributes, compressed (once: later calls get the same bytes). */
+export function encodedDocumentFor(page: StaticPage, attributes: HtmlAttributes, encoding: Encoding): Promise<Buffer> {
+  const key = `${attributes} ${encoding}`
   let body = page.encoded.get(key)
   if (!body) {
-    body = compressOnce(documentFor(page, theme), encoding)
+    body = compressOnce(documentFor(page, attributes), encoding)
     page.encoded.set(key, body)
   }
   return body
 }
 
-/** A cached page's ETag for one theme and encoding: each is a representation of its own. */
-export function staticEtag(etag: string, theme: Theme, encoding: Encoding | undefined): string {
-  const suffix = [theme, encoding].filter(Boolean).join('-')
+/** A cached page's ETag for one set of attributes and encoding: each is a representation of its own. */
+export function staticEtag(etag: string, attributes: HtmlAttributes, encoding: Encoding | undefined): string {
+  const suffix = [attributes && attributesTag(attributes), encoding].filter(Boolean).join('-')
   return suffix ? `${etag.slice(0, -1)}-${suffix}"` : etag
+}
+
+/** A short name for a set of attributes, fit for an ETag (whatever characters their values hold). */
+function attributesTag(attributes: HtmlAttributes): string {
+  return createHash('sha256').update(attributes).digest('base64url').slice(0, 8)
 }
