@@ -43,7 +43,7 @@ export function buildDist(t: Test): Promise<string> {
 }
 
 export function startServer(dist: string, env: Record<string, string>): ServerProcess {
-  const child = spawn(process.execPath, [path.join(dist, 'server/framework/main.js')], {
+  const child = spawn(process.execPath, [path.join(dist, 'server/main.js')], {
     cwd: projectRoot,
     env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
