@@ -11,9 +11,11 @@
  */
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
+import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Application } from './application.js'
 import { boundedStdout } from './log-destination.js'
+import type { AppConfig } from './config.js'
 import { listenOrExit, loadConfigOrExit } from './process.js'
 import { removeLiveFilesSync, removeStaleFiles } from './uploads/store-upload.js'
 
@@ -42,45 +44,67 @@ export async function runServer(application: Application): Promise<void> {
   const app = buildApp(config, { application, errorReporter, logStream: logDestination.stream })
   logDestination.reportDropsTo(app.log)
 
-  /**
-   * Stops accepting connections, then waits until the open ones are done, without
-   * closing one under a request. Node's own `close()` drops every connection that has no
-   * request in progress, at once: a proxy that has just sent a request on one sees a
-   * reset, and may not retry it elsewhere if it is a form post. So the listener closes
-   * alone (net.Server's close, without http's idle sweep); every answer from now on
-   * closes its connection (app.ts); idle connections end when the proxy drops them
-   * (its idle timeout) or after IDLE_WAIT_MS. New connections are refused, which a proxy
-   * retries on another instance, form posts included.
-   */
-  async function stopAccepting(): Promise<void> {
-    let isClosed = false
-    const closed = new Promise<void>((resolve) => app.server.once('close', () => resolve()))
-    void closed.then(() => (isClosed = true))
-    app.lifecycle.closing = true
-    net.Server.prototype.close.call(app.server)
-    const idleWait = Math.min(IDLE_WAIT_MS, config.shutdownGraceMs / 2)
-    await Promise.race([closed, sleep(idleWait)])
-    if (isClosed) return
-    app.server.closeIdleConnections()
-    // Node's idea of an idle connection can miss one (seen: a keep-alive connection whose
-    // last answer the client has not read). Once no request is in flight, whatever is
-    // still open is idle by definition and closed too; a request still running keeps
-    // its connection until it is answered (with `Connection: close`).
-    while (!isClosed) {
-      await Promise.race([closed, sleep(250)])
-      if (!isClosed && inFlight === 0) app.server.closeAllConnections()
-    }
-  }
+  const inFlight = countInFlight(app)
+  const shutDown = shutDownOnce(app, config, inFlight)
+  process.on('SIGTERM', shutDown)
+  process.on('SIGINT', shutDown)
+  // Whatever way the process ends (a clean stop, the grace period outlasted, a second
+  // signal), the files of uploads still in progress go with it.
+  process.on('exit', removeLiveFilesSync)
 
-  /** Requests received and not yet answered (or abandoned). */
+  await listenOrExit(app, config)
+
+  // A process killed outright (SIGKILL, out of memory) could not remove its own.
+  removeStaleFiles(config.uploadDir, STALE_UPLOAD_MS).then(
+    (removed) => removed > 0 && app.log.info({ removed, uploadDir: config.uploadDir }, 'removed upload files left by an earlier process'),
+    (error: unknown) => app.log.warn({ err: error, uploadDir: config.uploadDir }, 'could not look for upload files left by an earlier process'),
+  )
+}
+
+/** Counts requests received and not yet answered (or abandoned). */
+function countInFlight(app: FastifyInstance): () => number {
   let inFlight = 0
   app.server.on('request', (_request, response) => {
     inFlight++
     response.once('close', () => inFlight--)
   })
+  return () => inFlight
+}
 
+/**
+ * Stops accepting connections, then waits until the open ones are done, without
+ * closing one under a request. Node's own `close()` drops every connection that has no
+ * request in progress, at once: a proxy that has just sent a request on one sees a
+ * reset, and may not retry it elsewhere if it is a form post. So the listener closes
+ * alone (net.Server's close, without http's idle sweep); every answer from now on
+ * closes its connection (app.ts); idle connections end when the proxy drops them
+ * (its idle timeout) or after IDLE_WAIT_MS. New connections are refused, which a proxy
+ * retries on another instance, form posts included.
+ */
+async function stopAccepting(app: FastifyInstance, config: AppConfig, inFlight: () => number): Promise<void> {
+  let isClosed = false
+  const closed = new Promise<void>((resolve) => app.server.once('close', () => resolve()))
+  void closed.then(() => (isClosed = true))
+  app.lifecycle.closing = true
+  net.Server.prototype.close.call(app.server)
+  const idleWait = Math.min(IDLE_WAIT_MS, config.shutdownGraceMs / 2)
+  await Promise.race([closed, sleep(idleWait)])
+  if (isClosed) return
+  app.server.closeIdleConnections()
+  // Node's idea of an idle connection can miss one (seen: a keep-alive connection whose
+  // last answer the client has not read). Once no request is in flight, whatever is
+  // still open is idle by definition and closed too; a request still running keeps
+  // its connection until it is answered (with `Connection: close`).
+  while (!isClosed) {
+    await Promise.race([closed, sleep(250)])
+    if (!isClosed && inFlight() === 0) app.server.closeAllConnections()
+  }
+}
+
+/** The stop signals' handler: the first drains and exits 0, a second exits at once with 1. */
+function shutDownOnce(app: FastifyInstance, config: AppConfig, inFlight: () => number): (signal: NodeJS.Signals) => Promise<void> {
   let stopping = false
-  async function shutDown(signal: NodeJS.Signals) {
+  return async function shutDown(signal) {
     if (stopping) {
       app.log.warn({ signal }, 'second signal: exiting now')
       process.exit(1)
@@ -94,7 +118,7 @@ export async function runServer(application: Application): Promise<void> {
       process.exit(1)
     }, config.shutdownGraceMs)
     try {
-      await stopAccepting()
+      await stopAccepting(app, config, inFlight)
       await app.close() // runs the close hooks; the connections are already gone
       await app.errorReporter.flush(Math.min(2_000, config.shutdownGraceMs))
       clearTimeout(deadline)
@@ -105,19 +129,4 @@ export async function runServer(application: Application): Promise<void> {
       process.exit(1)
     }
   }
-  process.on('SIGTERM', shutDown)
-  process.on('SIGINT', shutDown)
-
-
-  // Whatever way the process ends (a clean stop, the grace period outlasted, a second
-  // signal), the files of uploads still in progress go with it.
-  process.on('exit', removeLiveFilesSync)
-
-  await listenOrExit(app, config)
-
-  // A process killed outright (SIGKILL, out of memory) could not remove its own.
-  removeStaleFiles(config.uploadDir, STALE_UPLOAD_MS).then(
-    (removed) => removed > 0 && app.log.info({ removed, uploadDir: config.uploadDir }, 'removed upload files left by an earlier process'),
-    (error: unknown) => app.log.warn({ err: error, uploadDir: config.uploadDir }, 'could not look for upload files left by an earlier process'),
-  )
 }
