@@ -2,13 +2,12 @@
  * Builds an app for a test, ready and torn down with the test. Log lines are captured
  * (parsed) so tests can assert what the operator would read.
  */
-import { tmpdir } from 'node:os'
 import { Writable } from 'node:stream'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { application } from '../../server/application.js'
 import { buildApp } from '../../server/framework/app.js'
 import type { ErrorReporter } from '../../server/framework/monitoring/error-reporter.js'
-import { DEFAULT_LOG_BUFFER_BYTES, DEFAULT_UPLOAD_MAX_BYTES, type AppConfig } from '../../server/framework/config.js'
+import { loadConfig, type AppConfig } from '../../server/framework/config.js'
 import { fixtureApplication } from '../fixtures/app/server.js'
 import { buildFor, type BuiltApp, type ClientBuild } from './build.js'
 
@@ -30,28 +29,23 @@ export interface TestApp {
   readonly logs: LogLine[]
 }
 
+/**
+ * The tests' environment: none but these, so a test never sees the machine's variables
+ * and every other value is the declared default (server/framework/config/variables.ts).
+ */
+export const TEST_ENV: Readonly<Record<string, string>> = {
+  PORT: '0',
+  SENTRY_ENVIRONMENT: 'test',
+  // Off unless a test turns them on: tests post far more often than people do.
+  RATE_LIMIT_FORMS: 'off',
+  RATE_LIMIT_MONITORING: 'off',
+  SHUTDOWN_DELAY_MS: '0',
+  SHUTDOWN_GRACE_MS: '1000',
+}
+
+/** The configuration a test app runs with: TEST_ENV as loadConfig reads it, the given build, then the test's own. */
 export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
-  return {
-    host: '127.0.0.1',
-    port: 0,
-    logLevel: 'info',
-    trustProxy: false,
-    allowedOrigins: [],
-    allowedHosts: undefined,
-    clientDir,
-    monitoring: { dsn: undefined, allowedDsns: [], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined },
-    // Off unless a test turns them on: tests post far more often than people do.
-    rateLimit: { forms: 0, monitoring: 0, windowMs: 60_000, redisUrl: undefined },
-    sessionSecrets: [],
-    shutdownDelayMs: 0,
-    shutdownGraceMs: 1_000,
-    uploadDir: tmpdir(),
-    uploadMaxBytes: DEFAULT_UPLOAD_MAX_BYTES,
-    logBufferBytes: DEFAULT_LOG_BUFFER_BYTES,
-    compression: true,
-    openerPolicy: undefined,
-    ...overrides,
-  }
+  return { ...loadConfig(TEST_ENV), clientDir, ...overrides }
 }
 
 export interface TestAppOptions {

@@ -1,0 +1,64 @@
+/**
+ * Reads the environment through the declarations (variables.ts), in their order, and
+ * puts each value in its place in `AppConfig`. The first bad value throws its
+ * ConfigError; main.ts exits 1 with it.
+ */
+import { ConfigError, type AppConfig, type Env } from './types.js'
+import { VARIABLES, type Values, type Variable } from './variables.js'
+
+/** One variable's value: parsed when set, its default when unset (or empty, for most). */
+function read<T>(variable: Variable<string, T>, raw: string | undefined): T {
+  const unset = raw === undefined || (raw === '' && variable.emptyIsUnset !== false)
+  if (!unset) return variable.parse(raw, variable.name)
+  const shown = variable.default
+  return 'literal' in shown ? variable.parse(shown.literal, variable.name) : shown.value()
+}
+
+/** Every declared variable's value, by name. */
+export function readVariables(env: Env): Values {
+  const values: Record<string, unknown> = {}
+  for (const variable of VARIABLES as readonly Variable[]) values[variable.name] = read(variable, env[variable.name])
+  return values as Values
+}
+
+function sessionSecrets(current: string | undefined, previous: string | undefined): string[] {
+  if (previous !== undefined && current === undefined) {
+    throw new ConfigError('SESSION_SECRET_PREVIOUS', 'is for rotating SESSION_SECRET: set SESSION_SECRET too')
+  }
+  return [current, previous].filter((secret): secret is string => secret !== undefined)
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const v = readVariables(env)
+  return {
+    host: v.HOST,
+    port: v.PORT,
+    logLevel: v.LOG_LEVEL,
+    trustProxy: v.TRUST_PROXY,
+    allowedOrigins: v.ALLOWED_ORIGINS,
+    allowedHosts: v.ALLOWED_HOSTS,
+    clientDir: v.CLIENT_DIR,
+    monitoring: {
+      dsn: v.SENTRY_DSN,
+      allowedDsns: [...(v.SENTRY_DSN ? [v.SENTRY_DSN] : []), ...v.SENTRY_ALLOWED_DSNS],
+      environment: v.SENTRY_ENVIRONMENT,
+      release: v.SENTRY_RELEASE,
+      tracesSampleRate: v.SENTRY_TRACES_SAMPLE_RATE,
+      tunnelUpstream: v.SENTRY_TUNNEL_UPSTREAM,
+    },
+    rateLimit: {
+      forms: v.RATE_LIMIT_FORMS,
+      monitoring: v.RATE_LIMIT_MONITORING,
+      windowMs: v.RATE_LIMIT_WINDOW_MS,
+      redisUrl: v.REDIS_URL,
+    },
+    sessionSecrets: sessionSecrets(v.SESSION_SECRET, v.SESSION_SECRET_PREVIOUS),
+    shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+    uploadDir: v.UPLOAD_DIR,
+    uploadMaxBytes: v.UPLOAD_MAX_BYTES,
+    logBufferBytes: v.LOG_BUFFER_BYTES,
+    compression: v.COMPRESSION,
+    openerPolicy: v.CROSS_ORIGIN_OPENER_POLICY,
+  }
+}
