@@ -3,7 +3,7 @@
  * It stays mounted while the visitor moves from list to list (what is typed in the
  * filter survives), and its data comes once, then is reused while fresh.
  */
-import { useState, type ReactNode } from 'react'
+import { useState } from 'react'
 import { useLocation } from 'wouter'
 import { href, layouts } from '../../shared/routes.js'
 import { defineLayout, type LayoutProps, Link, type RouteFailure } from '../framework/index.js'

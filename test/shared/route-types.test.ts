@@ -60,7 +60,7 @@ export function misuses() {
   // @ts-expect-error: the root layout declares a theme action: its handler is required
   defineServerLayout(layouts.root, {})
   // @ts-expect-error: the items layout has data: its server side is required
-  const missingItems: ServerLayouts<AppLayouts> = { root: { actions: { theme: () => ({ ok: true }) } } }
+  const _missingItems: ServerLayouts<AppLayouts> = { root: { actions: { theme: () => ({ ok: true }) } } }
   defineLayout(layouts.items, {
     // @ts-expect-error: the items layout's data has no "rows"
     Component: ({ data }) => data.rows,
