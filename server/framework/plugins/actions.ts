@@ -37,7 +37,7 @@ import { receiveMultipart, type ReceivedForm } from '../uploads/receive-multipar
 import { removeFiles } from '../uploads/store-upload.js'
 import { isUploadRefusal, UploadRefusal } from '../uploads/upload-refusal.js'
 import fastifyMultipart from '@fastify/multipart'
-import type { RouteRateLimit } from './rate-limit.js'
+import type { RouteRateLimit } from '../route-rate-limit.js'
 
 /** The largest urlencoded form accepted, and the most text a multipart one may carry besides its files. */
 export const ACTION_BODY_LIMIT = 1024 * 1024

@@ -18,7 +18,7 @@ import { NO_STORE, refuseMethod, refusalOf, statusOf } from '../http-errors.js'
 import { withoutPort } from '../client-address.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
 import { envelopeCoding, tunnelTarget } from '../monitoring/tunnel-request.js'
-import type { RouteRateLimit } from './rate-limit.js'
+import type { RouteRateLimit } from '../route-rate-limit.js'
 
 /**
  * The largest envelope request relayed. Browser events and transactions weigh well

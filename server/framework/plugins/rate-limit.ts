@@ -25,12 +25,7 @@ import fp from 'fastify-plugin'
 import { Redis } from 'ioredis'
 import { ErrorCode } from '../../../shared/framework/errors.js'
 import { clientAddressKey } from '../client-address.js'
-
-/** A budget for one route: at most `max` requests per `timeWindow` ms per client address. */
-export interface RouteRateLimit {
-  readonly max: number
-  readonly timeWindow: number
-}
+import type { RouteRateLimit } from '../route-rate-limit.js'
 
 /** The route's budget, or undefined when the limit is off (`0`). */
 export function routeRateLimit(max: number, windowMs: number): RouteRateLimit | undefined {
