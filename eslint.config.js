@@ -1,12 +1,36 @@
 /**
  * ESLint (`npm run lint`, and `npm test` after the type check): typescript-eslint's
- * recommended rules and React's hook rules (docs/decisions/024-lint-and-format.md).
- * Formatting is Prettier's (.prettierrc.json): no rule here is about layout.
+ * recommended rules, React's hook rules, and the project's import rules
+ * (docs/decisions/024-lint-and-format.md). Formatting is Prettier's (.prettierrc.json):
+ * no rule here is about layout.
  */
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import js from '@eslint/js'
 import { defineConfig, globalIgnores } from 'eslint/config'
 import reactHooks from 'eslint-plugin-react-hooks'
 import tseslint from 'typescript-eslint'
+import { importBoundaries } from './scripts/lint/import-boundaries.js'
+
+const imports = importBoundaries(path.dirname(fileURLToPath(import.meta.url)))
+
+/** The product: the application built on the framework, one set of files per side. */
+const PRODUCT = [
+  'client/pages/**',
+  'client/layouts/**',
+  'client/application.ts',
+  'client/entry.tsx',
+  'server/pages/**',
+  'server/layouts/**',
+  'server/api/**',
+  'server/application.ts',
+  'server/main.ts',
+  'shared/routes.ts',
+  'shared/theme.ts',
+]
+/** The same files as import targets (the rules match repository paths without the extension). */
+const PRODUCT_TARGETS = PRODUCT.map((file) => file.replace(/\.tsx?$/, ''))
+const FRAMEWORK = ['client/framework/**', 'server/framework/**', 'shared/framework/**']
 
 export default defineConfig([
   globalIgnores(['dist/', 'test/.build/', '.cache/', '.tap/', 'coverage/']),
@@ -18,6 +42,7 @@ export default defineConfig([
       // knows the globals of .ts files, and typescript-eslint turns no-undef off there.
       globals: { console: 'readonly', process: 'readonly', URL: 'readonly' },
     },
+    plugins: { imports },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
       // A leading underscore is the code's way of saying a binding is unused on purpose:
@@ -60,5 +85,90 @@ export default defineConfig([
     files: ['**/*.tsx', 'client/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
+  },
+
+  // The import rules. Each names its reason in the message it fails with.
+  {
+    files: ['shared/**'],
+    rules: {
+      'imports/shared-runs-on-both-sides': [
+        'error',
+        {
+          forbid: ['client/**', 'server/**'],
+          reason: 'shared/ runs in the browser and on the server alike: what it imports must too. Move what both sides need into shared/.',
+        },
+      ],
+    },
+  },
+  {
+    files: PRODUCT,
+    rules: {
+      'imports/framework-through-its-entry': [
+        'error',
+        {
+          forbid: FRAMEWORK,
+          allow: ['*/framework/index'],
+          reason:
+            "Product code reaches the framework through its public entry (client/, server/ or shared/framework/index.js), so what is behind it stays the framework's to change. Export what the product needs from the entry.",
+        },
+      ],
+    },
+  },
+  {
+    // The browser entry alone also starts the browser runtime, through its own door.
+    files: ['client/entry.tsx'],
+    rules: {
+      'imports/framework-through-its-entry': [
+        'error',
+        {
+          forbid: FRAMEWORK,
+          allow: ['*/framework/index', 'client/framework/start'],
+          reason:
+            "Product code reaches the framework through its public entry (client/, server/ or shared/framework/index.js; the browser entry also client/framework/start.js), so what is behind it stays the framework's to change.",
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/**'],
+    rules: {
+      'imports/no-browser-runtime-on-server': [
+        'error',
+        {
+          forbid: ['client/framework/browser/**', 'client/framework/start'],
+          reason:
+            'The browser runtime (client/framework/browser/, client/framework/start.ts) touches window and history and is bundled for the browser only. The server renders with client/framework/view/, page-module, client-app and the product pages.',
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/framework/plugins/**'],
+    rules: {
+      'imports/plugins-stand-alone': [
+        'error',
+        {
+          forbid: ['server/framework/plugins/**'],
+          reason:
+            'Each server plugin is registered on its own and can be read, tested and removed alone. What two plugins share lives outside plugins/ (server/framework/, its render/ or uploads/).',
+        },
+      ],
+    },
+  },
+  {
+    files: FRAMEWORK,
+    // The dev server's SSR entry loads the product's server/application.ts by convention,
+    // as server/main.ts does in production: the one place the framework names the product.
+    ignores: ['server/framework/development/ssr-entry.ts'],
+    rules: {
+      'imports/framework-not-product': [
+        'error',
+        {
+          forbid: PRODUCT_TARGETS,
+          reason:
+            'The framework does not know the product: the product hands it its routes, pages and layouts (defineClientApp, defineServerApp). Take what is needed as a parameter.',
+        },
+      ],
+    },
   },
 ])
