@@ -146,6 +146,9 @@ if (chosen.length === 0) {
   // The whole suite starts with the type check, as CI runs it.
   const typecheck = spawnSync('npm', ['run', 'typecheck'], { cwd: projectRoot, stdio: 'inherit' })
   if (typecheck.status !== 0) process.exit(typecheck.status ?? 1)
+  // Then the lint (npm run lint: ESLint with the import rules, Prettier's check).
+  const lint = spawnSync('npm', ['run', 'lint'], { cwd: projectRoot, stdio: 'inherit' })
+  if (lint.status !== 0) process.exit(lint.status ?? 1)
 }
 for (const file of chosen) {
   if (!isFile(path.resolve(projectRoot, file))) fail(`There is no test file at ${file}.`)
