@@ -9,7 +9,7 @@
  * answers and closes the connection instead of taking in the rest of the body.
  */
 import type { FastifyRequest } from 'fastify'
-import type { Multipart } from '@fastify/multipart'
+import type { Multipart, MultipartFile, MultipartValue } from '@fastify/multipart'
 import { ACTION_FIELD } from '../../../shared/framework/actions.js'
 import { ErrorCode } from '../../../shared/framework/errors.js'
 import { describeBytes, type FileFieldsDecl, type UploadedFile } from '../../../shared/framework/uploads.js'
@@ -73,6 +73,33 @@ function parserRefusal(error: unknown): UploadRefusal {
   return new UploadRefusal((typeof code === 'string' ? PARSER_REFUSALS[code] : undefined) ?? MALFORMED)
 }
 
+/** The form as read so far, filled in part by part. */
+interface FormSoFar {
+  readonly fields: URLSearchParams
+  readonly files: Map<string, UploadedFile>
+  readonly refusedFiles: Record<string, string>
+  /** Bytes of the text fields' names and values, against `maxTextBytes`. */
+  textBytes: number
+  /** The action's file fields, known from its first file on. */
+  fileFields?: FileFieldsDecl
+}
+
+/**
+ * The body's total, counted as its bytes come in: past `maxBytes`, `signal` aborts
+ * (whatever is being read, a file or the next part, stops at once) and `stopped` rejects.
+ */
+function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal) {
+  let received = 0
+  const overTotal = new AbortController()
+  const stopped = new Promise<never>((_, reject) => overTotal.signal.addEventListener('abort', () => reject(overTotal.signal.reason), { once: true }))
+  stopped.catch(() => {}) // observed through the races of the reading
+  const countBytes = (chunk: Buffer) => {
+    received += chunk.length
+    if (received > options.maxBytes && !overTotal.signal.aborted) overTotal.abort(totalTooLarge)
+  }
+  return { signal: overTotal.signal, stopped, countBytes }
+}
+
 /**
  * Reads the multipart body of `request`. Throws an UploadRefusal (after removing every
  * file it stored) when the form breaks a limit or a rule; the caller removes the files
@@ -83,21 +110,8 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
   // A declared length over the limit is refused before a byte is read.
   if (Number(request.headers['content-length'] ?? 0) > options.maxBytes) throw totalTooLarge
 
-  const fields = new URLSearchParams()
-  const files = new Map<string, UploadedFile>()
-  const refusedFiles: Record<string, string> = {}
-  let fileFields: FileFieldsDecl | undefined
-  let textBytes = 0
-  let received = 0
-  // Aborted when the body passes its total: whatever is being read (a file, the next part) stops at once.
-  const overTotal = new AbortController()
-  const stopped = new Promise<never>((_, reject) => overTotal.signal.addEventListener('abort', () => reject(overTotal.signal.reason), { once: true }))
-  stopped.catch(() => {}) // observed through the races below
-  const countBytes = (chunk: Buffer) => {
-    received += chunk.length
-    if (received > options.maxBytes && !overTotal.signal.aborted) overTotal.abort(totalTooLarge)
-  }
-
+  const form: FormSoFar = { fields: new URLSearchParams(), files: new Map(), refusedFiles: {}, textBytes: 0 }
+  const total = totalLimit(options, totalTooLarge)
   const parts = request.parts({
     limits: { ...MULTIPART_LIMITS, fieldSize: options.maxTextBytes, fileSize: Infinity, files: MULTIPART_LIMITS.parts },
     // Our own limits decide (per field, and in total); the parser never cuts a file short by itself.
@@ -109,61 +123,68 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
     // The first step pipes the request into the parser; counting starts only then, or
     // listening for data would set the body flowing into nowhere.
     let next = parts.next()
-    request.raw.on('data', countBytes)
+    request.raw.on('data', total.countBytes)
     for (;;) {
-      const step: IteratorResult<Multipart> = await Promise.race([next, stopped]).catch((error: unknown) => {
+      const step: IteratorResult<Multipart> = await Promise.race([next, total.stopped]).catch((error: unknown) => {
         throw parserRefusal(error)
       })
       if (step.done) break
       const part = step.value
-      if (part.type === 'field') {
-        if (typeof part.value !== 'string') throw new UploadRefusal(PARSER_REFUSALS.FST_INVALID_JSON_FIELD_ERROR!)
-        textBytes += Buffer.byteLength(part.value) + Buffer.byteLength(part.fieldname)
-        if (part.valueTruncated || textBytes > options.maxTextBytes) {
-          throw refuse(413, ErrorCode.BODY_TOO_LARGE, `The text of a form may be at most ${options.maxTextBytes} bytes.`)
-        }
-        fields.append(part.fieldname, part.value)
-      } else {
-        fileFields ??= fileFieldsFor(fields, options)
-        const field = part.fieldname
-        if (!part.filename) {
-          // An empty file input: browsers send a part with no name and no bytes. No file.
-          // Bytes without a name (a script's `new File([bytes], '')`) are refused, not dropped.
-          const bytes = await Promise.race([drain(part.file), stopped])
-          if (bytes > 0) throw refuse(400, ErrorCode.BAD_MULTIPART, `The file for ${JSON.stringify(field.slice(0, 100))} has no file name.`)
-        } else {
-          const rule = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined
-          if (!rule) throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes no file named ${JSON.stringify(field.slice(0, 100))}.`)
-          if (files.has(field) || Object.hasOwn(refusedFiles, field)) {
-            throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes one file for ${JSON.stringify(field)}, not several.`)
-          }
-          try {
-            const stored = storeUpload(
-              { field, filename: part.filename, declaredType: part.mimetype, stream: part.file },
-              rule,
-              { dir: options.dir, signal: overTotal.signal, readPastWrongType: options.readPastWrongType },
-            )
-            files.set(field, await stored)
-          } catch (error) {
-            if (!(options.readPastWrongType && isUploadRefusal(error) && error.fieldMessage !== undefined)) throw error
-            // Shown next to the file input, which already says which field it is.
-            refusedFiles[field] = error.fieldMessage
-          }
-        }
-      }
+      if (part.type === 'field') addTextField(form, part, options)
+      else await receiveFile(form, part, options, total)
       next = parts.next()
     }
     // A form without files still names an action that takes them: multipart is for those alone.
-    if (!fileFields && fields.has(ACTION_FIELD)) options.fileFieldsOf(fields.get(ACTION_FIELD)!)
-    return { fields, files, refusedFiles }
+    if (!form.fileFields && form.fields.has(ACTION_FIELD)) options.fileFieldsOf(form.fields.get(ACTION_FIELD)!)
+    return { fields: form.fields, files: form.files, refusedFiles: form.refusedFiles }
   } catch (error) {
     // Stop feeding the parser: the rest of the body is not read.
     request.raw.unpipe()
-    await removeFiles([...files.values()].map((file) => file.path))
+    await removeFiles([...form.files.values()].map((file) => file.path))
     // The server's own trouble (UPLOAD_DIR full or unwritable) is a 500, not the client's fault.
     throw isSystemError(error) ? error : parserRefusal(error)
   } finally {
-    request.raw.off('data', countBytes)
+    request.raw.off('data', total.countBytes)
+  }
+}
+
+/** A text field, counted against the text limit, as an urlencoded body would give it. */
+function addTextField(form: FormSoFar, part: MultipartValue, options: ReceiveOptions): void {
+  if (typeof part.value !== 'string') throw new UploadRefusal(PARSER_REFUSALS.FST_INVALID_JSON_FIELD_ERROR!)
+  form.textBytes += Buffer.byteLength(part.value) + Buffer.byteLength(part.fieldname)
+  if (part.valueTruncated || form.textBytes > options.maxTextBytes) {
+    throw refuse(413, ErrorCode.BODY_TOO_LARGE, `The text of a form may be at most ${options.maxTextBytes} bytes.`)
+  }
+  form.fields.append(part.fieldname, part.value)
+}
+
+/** A file part, stored under its declared field's rule; an empty file input stores nothing. */
+async function receiveFile(form: FormSoFar, part: MultipartFile, options: ReceiveOptions, total: ReturnType<typeof totalLimit>): Promise<void> {
+  const fileFields = (form.fileFields ??= fileFieldsFor(form.fields, options))
+  const field = part.fieldname
+  if (!part.filename) {
+    // An empty file input: browsers send a part with no name and no bytes. No file.
+    // Bytes without a name (a script's `new File([bytes], '')`) are refused, not dropped.
+    const bytes = await Promise.race([drain(part.file), total.stopped])
+    if (bytes > 0) throw refuse(400, ErrorCode.BAD_MULTIPART, `The file for ${JSON.stringify(field.slice(0, 100))} has no file name.`)
+    return
+  }
+  const rule = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined
+  if (!rule) throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes no file named ${JSON.stringify(field.slice(0, 100))}.`)
+  if (form.files.has(field) || Object.hasOwn(form.refusedFiles, field)) {
+    throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes one file for ${JSON.stringify(field)}, not several.`)
+  }
+  try {
+    const stored = storeUpload(
+      { field, filename: part.filename, declaredType: part.mimetype, stream: part.file },
+      rule,
+      { dir: options.dir, signal: total.signal, readPastWrongType: options.readPastWrongType },
+    )
+    form.files.set(field, await stored)
+  } catch (error) {
+    if (!(options.readPastWrongType && isUploadRefusal(error) && error.fieldMessage !== undefined)) throw error
+    // Shown next to the file input, which already says which field it is.
+    form.refusedFiles[field] = error.fieldMessage
   }
 }
 
