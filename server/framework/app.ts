@@ -192,7 +192,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   // One hook on every request, for what every answer carries and what every request
   // must pass before anything else looks at it: the request id; once the instance has
   // stopped accepting, `Connection: close`, so the connections a proxy still holds end
-  // after their request (server/framework/main.ts); one Host, and one this server answers.
+  // after their request (server/framework/run-server.ts); one Host, and one this server answers.
   // Refusals from here go out before the security plugin's hook has run: they carry its fixed headers.
   const refuseEarly = (request: FastifyRequest, reply: FastifyReply, refusal: Refusal) =>
     refusals.send(request, reply, refusal, { hooksRan: false })
@@ -261,7 +261,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   app.decorate('errorReporter', errorReporter)
 
   if (development) app.register(development.plugin)
-  app.register(errorsPlugin, { buildId: manifest.buildId })
+  app.register(errorsPlugin)
   // Request cookies for loaders and actions (server/framework/response-control.ts), and the writer of Set-Cookie.
   app.register(fastifyCookie)
   if (config.sessionSecrets.length === 0) app.log.warn(UNSET_SECRET_WARNING)

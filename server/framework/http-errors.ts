@@ -1,12 +1,9 @@
 /**
  * How the server says no, in one place. A refusal (a 4xx: a malformed URL, a body
  * Fastify would not parse, a Host this server does not answer, an unknown API route)
- * is answered in the form its surface speaks, whichever part of the server refused:
- *
- * - `/api`: `{ "error": { "code", "message", "requestId" } }`;
- * - page data (`/_data/...`): an error payload, as the browser's navigation reads it;
- * - the monitoring tunnel and assets: plain text;
- * - pages: an HTML error page, with the app's stylesheet and no script.
+ * is answered in the form its surface speaks (server/framework/surfaces.ts), whichever
+ * part of the server refused; a fault (./failures.ts decides which is which) likewise,
+ * saying only its digest.
  *
  * Every refusal has the security headers (the security plugin's, or the fixed script-less set
  * when Fastify's hooks did not run), the request id, `no-store`, our own code and our
@@ -16,12 +13,9 @@ import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { DATA_PREFIX } from '../../shared/framework/constants.js'
-import { originForm } from '../../shared/framework/location.js'
 import { ErrorCode, isHttpError, isNotFound, isSameSitePath } from '../../shared/framework/errors.js'
-import type { ErrorPayload } from '../../shared/framework/page-payload.js'
-import { TUNNEL_PATH } from '../../shared/framework/monitoring.js'
-import { renderRefusalDocument } from './render/document.js'
+import type { Failure } from './failures.js'
+import { answerFor, errorBodyFor, surfaceOf, surfaceOfTarget, type SurfaceContext } from './surfaces.js'
 
 /** Cache-Control of every answer that is for this request alone. */
 export const NO_STORE = 'private, no-store'
@@ -107,11 +101,6 @@ export function errorBody(request: FastifyRequest, code: string, message: string
   return errorBodyFor(String(request.id), code, message, digest)
 }
 
-/** The same body where there is no Fastify request, only its id (a refusal written to the socket). */
-function errorBodyFor(requestId: string, code: string, message: string, digest?: string) {
-  return { error: { code, message, requestId, ...(digest ? { digest } : {}) } }
-}
-
 export const BAD_JSON: Refusal = { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid JSON.' }
 export const EMPTY_JSON: Refusal = { status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is empty, but its content type says JSON.' }
 
@@ -153,55 +142,10 @@ export function refusalOf(error: FastifyError): Refusal {
   return { status, code: ErrorCode.HTTP, message: STATUS_CODES[status] ?? 'The request was refused.' }
 }
 
-/** Which part of the server a request target belongs to, by its prefix. */
-export type Surface = 'api' | 'data' | 'monitoring' | 'assets' | 'page'
-
-function isUnder(target: string, prefix: string): boolean {
-  if (!target.startsWith(prefix)) return false
-  const next = target.charAt(prefix.length)
-  return next === '' || next === '/' || next === '?' || next === '#'
-}
-
-export function surfaceOf(rawTarget: string): Surface {
-  // Absolute form (`http://host/api/x`) names the same surface as its path.
-  const target = originForm(rawTarget)
-  if (isUnder(target, '/api')) return 'api'
-  if (isUnder(target, DATA_PREFIX)) return 'data'
-  if (isUnder(target, TUNNEL_PATH)) return 'monitoring'
-  if (isUnder(target, '/assets')) return 'assets'
-  return 'page'
-}
-
-/** What a refusal needs to know of the client build: its id (page data) and its stylesheets (pages). */
-export interface RefusalContext {
-  readonly buildId: string
-  readonly stylesheets: readonly string[]
+/** What refusals need to know of the client build, and the headers of an answer sent outside the hooks. */
+export interface RefusalContext extends SurfaceContext {
   /** The security headers of an answer without scripts (server/framework/security-headers.ts), for those sent outside the hooks. */
   readonly securityHeaders: Readonly<Record<string, string>>
-}
-
-interface RefusalAnswer {
-  readonly type: string
-  readonly body: string
-}
-
-function answerFor(context: RefusalContext, surface: Surface, refusal: Refusal, requestId: string): RefusalAnswer {
-  switch (surface) {
-    case 'api':
-      return {
-        type: 'application/json; charset=utf-8',
-        body: JSON.stringify(errorBodyFor(requestId, refusal.code, refusal.message)),
-      }
-    case 'data': {
-      const payload: ErrorPayload = { kind: 'error', status: refusal.status, message: refusal.message, buildId: context.buildId }
-      return { type: 'application/json; charset=utf-8', body: JSON.stringify(payload) }
-    }
-    case 'monitoring':
-    case 'assets':
-      return { type: 'text/plain; charset=utf-8', body: refusal.message }
-    case 'page':
-      return { type: 'text/html; charset=utf-8', body: renderRefusalDocument(refusal.status, refusal.message, context.stylesheets) }
-  }
 }
 
 export interface Refusals {
@@ -210,6 +154,8 @@ export interface Refusals {
    * request Fastify refused before routing, whose security headers must be set here.
    */
   send(request: FastifyRequest, reply: FastifyReply, refusal: Refusal, options?: { readonly hooksRan?: boolean }): FastifyReply
+  /** Answers a decided failure (./failures.ts) in the form of the request's surface: a refusal, or a fault's digest. */
+  sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply
   /**
    * Writes a refusal straight to a socket whose request Node could not parse (431, 400,
    * 408), then closes it; returns the answer's request id (undefined when nothing could
@@ -221,9 +167,14 @@ export interface Refusals {
 export function createRefusals(context: RefusalContext): Refusals {
   return {
     send(request, reply, refusal, { hooksRan = true } = {}) {
-      const answer = answerFor(context, surfaceOf(request.url), refusal, String(request.id))
+      const answer = answerFor(context, surfaceOf(request), refusal, String(request.id))
       if (!hooksRan) reply.headers(context.securityHeaders).header(REQUEST_ID_HEADER, request.id)
       return reply.code(refusal.status).header('cache-control', NO_STORE).type(answer.type).send(answer.body)
+    },
+    sendFailure(request, reply, failure) {
+      if (failure.refusal) return this.send(request, reply, failure.refusal)
+      const answer = answerFor(context, surfaceOf(request), failure.fault, String(request.id))
+      return reply.code(failure.fault.status).header('cache-control', NO_STORE).type(answer.type).send(answer.body)
     },
     writeToSocket(socket, rawRequest, refusal) {
       const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
@@ -244,7 +195,7 @@ export function createRefusals(context: RefusalContext): Refusals {
       // The request line, if it arrived, says which surface was asked.
       const target = rawRequest ? (/^[A-Z]+ (\S+)/.exec(rawRequest.subarray(0, 8192).toString('latin1'))?.[1] ?? '/') : '/'
       const requestId = randomUUID()
-      const answer = answerFor(context, surfaceOf(target), refusal, requestId)
+      const answer = answerFor(context, surfaceOfTarget(target), refusal, requestId)
       const headers = {
         ...context.securityHeaders,
         'content-type': answer.type,

@@ -1,5 +1,6 @@
 import t from 'tap'
-import { sameSiteLocation, surfaceOf } from '../../server/framework/http-errors.js'
+import { sameSiteLocation } from '../../server/framework/http-errors.js'
+import { surfaceOfTarget } from '../../server/framework/surfaces.js'
 
 t.test('a redirect Location is checked where it is sent', async (t) => {
   t.equal(sameSiteLocation('/about'), '/about')
@@ -12,7 +13,7 @@ t.test('a redirect Location is checked where it is sent', async (t) => {
 })
 
 t.test('the surface of a request target, by its prefix', async (t) => {
-  const cases: Array<[string, ReturnType<typeof surfaceOf>]> = [
+  const cases: Array<[string, ReturnType<typeof surfaceOfTarget>]> = [
     ['/api', 'api'],
     ['/api/health?x=1', 'api'],
     ['/apiary', 'page'],
@@ -24,5 +25,5 @@ t.test('the surface of a request target, by its prefix', async (t) => {
     ['/', 'page'],
     ['http://localhost/api/x', 'api'],
   ]
-  for (const [target, surface] of cases) t.equal(surfaceOf(target), surface, target)
+  for (const [target, surface] of cases) t.equal(surfaceOfTarget(target), surface, target)
 })

@@ -17,18 +17,17 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ACTION_FIELD, type ActionInput, type ActionOutcome, type ActionResponse, type ActionState } from '../../../shared/framework/actions.js'
-import { digestOf } from '../../../shared/framework/digest.js'
 import { isHttpError, isNotFound, isRedirect } from '../../../shared/framework/errors.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import { actionOwner, allowedMethods, type ActionOwner } from '../../../shared/framework/route-actions.js'
 import { tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
 import type { FileFieldsDecl } from '../../../shared/framework/uploads.js'
-import { reportServerError } from '../monitoring/error-reporter.js'
+import { failureOf, faultOf } from '../failures.js'
 import type { ActionHandler, AnyAppDefinition } from '../page-definition.js'
 import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
 import type { PageResponder } from '../render/page-responder.js'
 import type { AppView } from '../render/app-view.js'
-import { MALFORMED_URL, NO_STORE, RefusalError, errorBody, refusalOf, sameSiteLocation, statusOf, type Refusal } from '../http-errors.js'
+import { MALFORMED_URL, NO_STORE, RefusalError, errorBody, sameSiteLocation, type Refusal } from '../http-errors.js'
 import { foreignCharset } from '../content-charset.js'
 import { ErrorCode } from '../../../shared/framework/errors.js'
 import { crossOriginProblem } from '../same-origin.js'
@@ -108,13 +107,9 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
         return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, URLENCODED_ONLY)
     }
-    if (statusOf(error) < 500) {
-      const refusal = refusalOf(error)
-      return sendProblem(request, reply, refusal.status, refusal.code, refusal.message)
-    }
-    const digest = digestOf(error)
-    reportServerError(request, error, 'form post failed', { digest })
-    return sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
+    const { refusal, fault } = failureOf(request, error, 'form post failed')
+    if (refusal) return sendProblem(request, reply, refusal.status, refusal.code, refusal.message)
+    return sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest: fault.digest, error })
   })
 
   fastify.post(
@@ -239,9 +234,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       if (isHttpError(error) && error.status < 500) {
         return sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
       }
-      const digest = digestOf(error)
-      reportServerError(request, error, 'action failed', {
-        digest,
+      const { digest } = faultOf(request, error, 'action failed', {
         ...(match ? { routeId: match.id } : {}),
         ...(found.owner.kind === 'layout' ? { layoutId: found.owner.id } : {}),
         action: name,

@@ -6,13 +6,13 @@
  * this context so they inherit all of it.
  */
 import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { digestOf } from '../../../shared/framework/digest.js'
 import { ErrorCode } from '../../../shared/framework/errors.js'
-import { reportServerError } from '../monitoring/error-reporter.js'
+import { failureOf } from '../failures.js'
+import { declareSurface } from '../surfaces.js'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import secureJsonParse from 'secure-json-parse'
 import { originForm, splitTarget } from '../../../shared/framework/location.js'
-import { BAD_JSON, EMPTY_JSON, errorBody, NO_STORE, RefusalError, refuseMethod, refusalOf, statusOf, type Refusal } from '../http-errors.js'
+import { BAD_JSON, EMPTY_JSON, RefusalError, refuseMethod, type Refusal } from '../http-errors.js'
 import { foreignCharset } from '../content-charset.js'
 
 export interface ApiPluginOptions {
@@ -20,6 +20,7 @@ export interface ApiPluginOptions {
 }
 
 export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
+  declareSurface(fastify, 'api')
   const routes = apiRouteMethods()
   fastify.addHook('onRoute', (route) => routes.add(route.url, route.method))
   // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
@@ -49,15 +50,7 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   fastify.all('/', { onRequest: sendApiNotFound }, sendApiNotFound)
 
   fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
-    const status = statusOf(error)
-    if (status < 500) return fastify.refusals.send(request, reply, refusalOf(error))
-    const digest = digestOf(error)
-    reportServerError(request, error, 'api request failed', { digest })
-    return reply
-      .code(status)
-      .header('cache-control', NO_STORE)
-      .type('application/json; charset=utf-8')
-      .send(errorBody(request, ErrorCode.INTERNAL, 'Internal server error', digest))
+    return fastify.refusals.sendFailure(request, reply, failureOf(request, error, 'api request failed'))
   })
 
   for (const plugin of opts.routes) await fastify.register(plugin)

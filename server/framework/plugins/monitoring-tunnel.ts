@@ -14,6 +14,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../../shared/framework/errors.js'
 import { ingestUrlFor, TUNNEL_PATH, type ParsedDsn } from '../../../shared/framework/monitoring.js'
+import { declareSurface } from '../surfaces.js'
 import { NO_STORE, refuseMethod, refusalOf, statusOf } from '../http-errors.js'
 import { withoutPort } from '../client-address.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
@@ -42,6 +43,7 @@ export interface TunnelPluginOptions {
 }
 
 export default async function tunnelPlugin(fastify: FastifyInstance, opts: TunnelPluginOptions) {
+  declareSurface(fastify, 'monitoring')
   const untraced = opts.untraced ?? ((work) => work())
   const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
     fastify.refusals.send(request, reply, { status, code: status >= 500 ? ErrorCode.HTTP : ErrorCode.BAD_REQUEST, message })

@@ -12,7 +12,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../../shared/framework/constants.js'
 import { allowedMethods } from '../../../shared/framework/route-actions.js'
 import { ErrorCode } from '../../../shared/framework/errors.js'
-import { MALFORMED_URL, refuseMethod, surfaceOf, type Refusal } from '../http-errors.js'
+import { MALFORMED_URL, refuseMethod, type Refusal } from '../http-errors.js'
+import { surfaceOfTarget } from '../surfaces.js'
 import type { PageResponder } from '../render/page-responder.js'
 import { locationOfTarget } from '../render/resolve-page.js'
 
@@ -27,7 +28,7 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
     return pages.respondHtml(request, reply)
   })
 
-  fastify.get(`${DATA_PREFIX}/*`, function sendPageData(request: FastifyRequest, reply: FastifyReply) {
+  fastify.get(`${DATA_PREFIX}/*`, { config: { surface: 'data' } }, function sendPageData(request: FastifyRequest, reply: FastifyReply) {
     return pages.respondData(request, reply)
   })
 
@@ -45,9 +46,8 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
     return refuseMethod(request, reply, 'GET, HEAD', `Page data is only read: ${request.method} is not taken here (it allows GET, HEAD).`)
   }
   // A post would reach the form actions' POST /* (server/framework/plugins/actions.ts) and run one.
-  fastify.post(`${DATA_PREFIX}/*`, { onRequest: refuseDataMethod }, refuseDataMethod)
-
-  fastify.post(DATA_PREFIX, { onRequest: refuseDataMethod }, refuseDataMethod)
+  fastify.post(`${DATA_PREFIX}/*`, { config: { surface: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
+  fastify.post(DATA_PREFIX, { config: { surface: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
 
   // A method no route takes (PUT, TRACE, PROPFIND...) lands here, whatever the path
   // (/api and /assets answer their own): Fastify's own 404 would quote the URL.
@@ -57,7 +57,8 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
   })
   fastify.setNotFoundHandler(refuseUnroutedMethod)
   function refuseUnroutedMethod(request: FastifyRequest, reply: FastifyReply) {
-    switch (surfaceOf(request.url)) {
+    // No route took the request: its target's prefix says whose method it was.
+    switch (surfaceOfTarget(request.url)) {
       case 'data':
         return refuseDataMethod(request, reply)
       case 'monitoring':

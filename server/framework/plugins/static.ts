@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ErrorCode } from '../../../shared/framework/errors.js'
 import { refuseMethod, statusOf, type Refusal } from '../http-errors.js'
+import { declareSurface } from '../surfaces.js'
 
 export interface StaticPluginOptions {
   readonly root: string
@@ -16,6 +17,7 @@ export interface StaticPluginOptions {
 }
 
 export default async function staticPlugin(fastify: FastifyInstance, opts: StaticPluginOptions) {
+  declareSurface(fastify, 'assets')
   // Assets are only read: any other method is a 405, refused before a body is read.
   const refuseAssetMethod = async (request: FastifyRequest, reply: FastifyReply) =>
     refuseMethod(request, reply, 'GET, HEAD', `Assets are only read: ${request.method} is not taken here (it allows GET, HEAD).`)

@@ -3,11 +3,9 @@
  * escaped here: the title as text, the page payload through the script-safe serializer,
  * the nonce as an attribute. React's HTML goes into `<div id="root">`.
  */
-import { STATUS_CODES } from 'node:http'
-import { BOOTSTRAP_ELEMENT_ID, MAIN_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
+import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
 import { escapeHtml, serializeForScript } from '../../../shared/framework/html.js'
-import type { DevError } from '../../../shared/framework/page-payload.js'
 import { headTagsOf, titleOf } from '../../../client/framework/view/page-head.js'
 import { HEAD_MARKER } from '../../../shared/framework/head.js'
 import type { PageRender } from './render-page.js'
@@ -100,48 +98,5 @@ function developmentScripts(scripts: readonly string[], nonce: string, styleNonc
   return (
     `<meta property="csp-nonce" nonce="${styleNonce}">` +
     scripts.map((code) => `<script type="module" nonce="${nonce}">${code}</script>`).join('')
-  )
-}
-
-/**
- * The page sent when React cannot even render its shell: plain HTML, the same words and
- * digest as the React error page, and no script, except in development, where Vite's
- * error overlay opens with the real error.
- */
-export function renderShellErrorDocument(
-  text: string,
-  digest: string,
-  overlay?: { readonly error: DevError; readonly nonce: string; readonly styleNonce: string },
-): string {
-  return (
-    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    '<title>Application error</title><link rel="icon" href="data:,"></head><body><main>' +
-    `<h1>${escapeHtml(text)}</h1><p>Digest: ${escapeHtml(digest)}</p>` +
-    '</main>' +
-    (overlay
-      ? `<meta property="csp-nonce" nonce="${escapeHtml(overlay.styleNonce)}">` +
-        `<script type="module" nonce="${escapeHtml(overlay.nonce)}">` +
-        `import { ErrorOverlay } from '/@vite/client';` +
-        `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}))</script>`
-      : '') +
-    '</body></html>'
-  )
-}
-
-/**
- * The page of a refusal (a malformed URL, a Host this server does not answer): the
- * status and a message written by the server, never one quoting the request, in the
- * app's stylesheet; no script, so it needs no nonce and hydrates nothing.
- */
-export function renderRefusalDocument(status: number, message: string, stylesheets: readonly string[]): string {
-  return (
-    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
-    `<title>${status}: ${escapeHtml(STATUS_CODES[status] ?? 'Error')}</title><link rel="icon" href="data:,">` +
-    stylesheets.map((file) => `<link rel="stylesheet" href="${escapeHtml(file)}">`).join('') +
-    `</head><body><main id="${MAIN_ELEMENT_ID}"><section class="status-page">` +
-    `<h1>${status}</h1><p>${escapeHtml(message)}</p><p><a href="/">Go to the home page</a></p>` +
-    '</section></main></body></html>'
   )
 }

@@ -16,7 +16,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
 import { BUILD_ID_HEADER, DATA_PREFIX, LAYOUTS_HELD_HEADER } from '../../../shared/framework/constants.js'
-import { digestOf } from '../../../shared/framework/digest.js'
 import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
@@ -25,10 +24,11 @@ import type { ReadyPage } from '../../../client/framework/view/page-source.js'
 import type { AnyLayout } from '../../../shared/framework/route-table.js'
 import type { ServerLayout } from '../page-definition.js'
 import { MALFORMED_URL, NO_STORE } from '../http-errors.js'
-import { reportServerError } from '../monitoring/error-reporter.js'
 import type { AppView } from './app-view.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
-import { htmlAttributes, renderShellErrorDocument } from './document.js'
+import { htmlAttributes } from './document.js'
+import { renderShellErrorDocument } from '../error-documents.js'
+import { faultOf, reportFault } from '../failures.js'
 import type { PageRender } from './render-page.js'
 import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type ResolveOptions } from './resolve-page.js'
 import { originForm } from '../../../shared/framework/location.js'
@@ -123,8 +123,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
 
   /** A render that failed: reported with its digest; the 500 page (with the overlay in development) goes out. */
   function sendRenderFailure(reply: FastifyReply, payload: ScreenPayload, error: unknown): FastifyReply {
-    const digest = digestOf(error)
-    reportServerError(reply.request, error, 'render failed', { digest, ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}) })
+    const { digest } = faultOf(reply.request, error, 'render failed', payload.kind === 'page' ? { routeId: payload.routeId } : {})
     const overlay = development ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style } : undefined
     return reply
       .code(500)
@@ -192,7 +191,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
         timeoutMs: opts.renderTimeoutMs,
         signal: aborted.signal,
         onRecoverableError: (error, digest) => {
-          reportServerError(reply.request, error, 'render failed', { digest, ...(payload.kind === 'page' ? { routeId: payload.routeId } : {}) })
+          reportFault(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
         },
       })
       if (!result.ok) return sendRenderFailure(reply, payload, result.error)

@@ -4,10 +4,9 @@
  * page-data endpoints both call this, so they answer the same URL the same way.
  */
 import type { FastifyRequest } from 'fastify'
-import { digestOf } from '../../../shared/framework/digest.js'
 import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../../shared/framework/errors.js'
 import type { DevError, ErrorPayload, LayoutData, PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
-import { reportServerError } from '../monitoring/error-reporter.js'
+import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
 import { sameSiteLocation } from '../http-errors.js'
@@ -194,8 +193,7 @@ function errorPayload(error: unknown, context: ResolveContext, request: FastifyR
     return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
   }
   const status = isHttpError(error) ? error.status : 500
-  const digest = digestOf(error)
-  reportServerError(request, error, 'loader failed', { digest, ...source })
+  const { digest } = faultOf(request, error, 'loader failed', source)
   return { kind: 'error', status, digest, buildId, ...(context.development ? { devError: devErrorOf(error) } : {}) }
 }
 
