@@ -32,11 +32,7 @@ export function declaredRows(): Row[] {
 /** The table in Markdown, header first, ending in a newline. */
 export function renderTable(rows: readonly Row[] = declaredRows()): string {
   const line = (cells: readonly string[]) => `| ${cells.map((cell) => cell.replaceAll('|', '\\|')).join(' | ')} |\n`
-  return (
-    line(COLUMNS) +
-    line(COLUMNS.map(() => '---')) +
-    rows.map((row) => line([`\`${row.name}\``, row.default, row.meaning])).join('')
-  )
+  return line(COLUMNS) + line(COLUMNS.map(() => '---')) + rows.map((row) => line([`\`${row.name}\``, row.default, row.meaning])).join('')
 }
 
 /** Where the table is in a document: the text between the markers, or why it was not found. */

@@ -12,7 +12,7 @@ import { projectRoot } from '../helpers/build.js'
 
 const FIX =
   'To fix: change the declaration in server/framework/config/variables.ts if the README had it right, ' +
-  'then run `npm run config:table -- --write` to rewrite README.md\'s table from the declarations.'
+  "then run `npm run config:table -- --write` to rewrite README.md's table from the declarations."
 
 const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8')
 const declared = declaredRows()
@@ -35,7 +35,11 @@ t.test('README.md has a row for every declared variable, with its default and me
     if (differing.length === 0) t.pass(`${variable.name}: default and meaning as declared`)
     for (const column of differing) {
       // found: the README's cell; wanted: the declaration's.
-      t.equal(row[column], variable[column], `${variable.name}: its ${column} in README.md differs from its declaration (diff: - the declaration, + README.md). ${FIX}`)
+      t.equal(
+        row[column],
+        variable[column],
+        `${variable.name}: its ${column} in README.md differs from its declaration (diff: - the declaration, + README.md). ${FIX}`,
+      )
     }
   }
 })
@@ -57,7 +61,11 @@ t.test("the rows are in the declarations' order", async (t) => {
   const written = rowsOf(readme)
     .map((row) => row.name)
     .filter((name) => names.includes(name))
-  t.same(written, names.filter((name) => written.includes(name)), `README.md lists the variables in another order. ${FIX}`)
+  t.same(
+    written,
+    names.filter((name) => written.includes(name)),
+    `README.md lists the variables in another order. ${FIX}`,
+  )
 })
 
 t.test('the table the script writes reads back as the declarations', async (t) => {

@@ -153,7 +153,10 @@ export function parseBytes(raw: string, name: string): number {
 export function parseBudget(raw: string, name: string): number {
   if (raw === 'off') return 0
   if (!/^\d{1,7}$/.test(raw)) {
-    throw new ConfigError(name, `must be a whole number of requests per window per client address (0 to 9999999), or "off"; 0 and "off" turn the limit off; got "${raw}"`)
+    throw new ConfigError(
+      name,
+      `must be a whole number of requests per window per client address (0 to 9999999), or "off"; 0 and "off" turn the limit off; got "${raw}"`,
+    )
   }
   return Number(raw)
 }
@@ -170,7 +173,10 @@ export function parseRedisUrl(raw: string, name: string): string {
   } catch {}
   // The value is not repeated: it may hold a password.
   if (!url || !/^rediss?:$/.test(url.protocol) || url.hostname === '') {
-    throw new ConfigError(name, 'must be a Redis URL like redis://redis:6379 or rediss://:password@redis.example.com:6380/0; the value given is not one')
+    throw new ConfigError(
+      name,
+      'must be a Redis URL like redis://redis:6379 or rediss://:password@redis.example.com:6380/0; the value given is not one',
+    )
   }
   return raw
 }

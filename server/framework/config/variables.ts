@@ -19,9 +19,7 @@ import * as parse from './parsers.js'
  * different default than the one applied), with an optional `note`; or a `text` for a
  * default no value spells (computed by `value`).
  */
-export type Default<T> =
-  | { readonly literal: string; readonly note?: string }
-  | { readonly text: string; readonly value: () => T }
+export type Default<T> = { readonly literal: string; readonly note?: string } | { readonly text: string; readonly value: () => T }
 
 export interface Variable<N extends string = string, T = unknown> {
   readonly name: N
@@ -89,7 +87,7 @@ export const VARIABLES = [
     name: 'ALLOWED_HOSTS',
     meaning:
       'comma-separated host names this server answers (`app.example.com`, `.example.com` with subdomains, ' +
-      '`name:port` to pin a port, which a Host without one meets when it is the scheme\'s own, 443 or 80, `*` for any); ' +
+      "`name:port` to pin a port, which a Host without one meets when it is the scheme's own, 443 or 80, `*` for any); " +
       'see [Security](docs/guide/security.md)',
     // Unset, server/framework/allowed-hosts.ts decides from HOST.
     default: { text: 'loopback names', value: (): HostPattern[] | undefined => undefined },
@@ -98,7 +96,7 @@ export const VARIABLES = [
   }),
   variable({
     name: 'ALLOWED_ORIGINS',
-    meaning: 'comma-separated origins (`https://app.example.com`) besides this site\'s own whose pages may post forms here',
+    meaning: "comma-separated origins (`https://app.example.com`) besides this site's own whose pages may post forms here",
     default: none<string[]>([]),
     parse: parse.parseOrigins,
   }),
@@ -163,7 +161,7 @@ export const VARIABLES = [
   }),
   variable({
     name: 'SENTRY_TUNNEL_UPSTREAM',
-    meaning: 'an origin that receives tunnelled envelopes instead of the DSN\'s host (relays, tests)',
+    meaning: "an origin that receives tunnelled envelopes instead of the DSN's host (relays, tests)",
     default: none<string | undefined>(undefined),
     parse: parse.parseUpstreamOrigin,
   }),
@@ -205,7 +203,7 @@ export const VARIABLES = [
     meaning:
       'an absolute path to a writable folder where uploaded files wait while their action runs ' +
       '(see [Uploads](docs/guide/uploads.md)); on Kubernetes, mount a writable `emptyDir` there',
-    default: { text: 'the system\'s temp folder', value: tmpdir },
+    default: { text: "the system's temp folder", value: tmpdir },
     parse: parse.parseUploadDir,
   }),
   variable({
