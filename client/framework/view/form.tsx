@@ -67,20 +67,49 @@ export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>>
 const NOT_SENT = 'The form could not be sent. Check your connection and try again.'
 
 export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route, action, children, ...rest }: FormProps<R, A>) {
+  const { state, pending, progress, refusals, formRef, submit } = useSubmission(action)
+  const fileFields: FileFieldsDecl | undefined = route.files?.[action]
+  const id = useId()
+  const api = formApi<ActionFields<R, A>, ActionFileFields<R, A>>(id, state, fileFields, pending, progress)
+
+  const errorCount = Object.keys(state?.fieldErrors ?? {}).length
+  return (
+    <form method="post" encType={fileFields ? 'multipart/form-data' : undefined} onSubmit={submit} noValidate ref={formRef} {...rest}>
+      <input type="hidden" name={ACTION_FIELD} value={action} />
+      {/* Read out once per refusal: how many fields to fix. Focus then goes to the first,
+          whose own error is read with it (aria-describedby). */}
+      {errorCount > 0 && (
+        <p className="visually-hidden" role="alert" key={refusals}>
+          {errorCount === 1 ? 'One field needs fixing.' : `${errorCount} fields need fixing.`}
+        </p>
+      )}
+      {api.formError && (
+        <p className="form-error" role="alert">
+          {api.formError}
+        </p>
+      )}
+      {children(api)}
+    </form>
+  )
+}
+
+/**
+ * Sending the form with JavaScript, and what came of it: the state shown (first the
+ * server's, when it rendered this action's refusal), whether it is being sent and how far.
+ */
+function useSubmission(action: string) {
   const fromServer = useContext(ActionStateContext)
   const engine = useContext(NavigationContext)
   const [, navigate] = useLocation()
   const [state, setState] = useState<ActionState | undefined>(fromServer?.action === action ? fromServer : undefined)
   const [pending, setPending] = useState(false)
   const [progress, setProgress] = useState<number | undefined>(undefined)
-  const fileFields: FileFieldsDecl | undefined = route.files?.[action]
   const sending = useRef(false)
   const formRef = useRef<HTMLFormElement>(null)
   /** Set when a submission sent from this page was refused: focus goes to the first field to fix. */
   const refusedHere = useRef(false)
   /** How many refusals this form has had: each one's announcement is a new element, so it is read again. */
   const [refusals, setRefusals] = useState(0)
-  const id = useId()
 
   useEffect(() => {
     if (!refusedHere.current) return
@@ -94,13 +123,7 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
     sending.current = true
     setPending(true)
     const form = event.currentTarget
-    const submitter = (event.nativeEvent as SubmitEvent).submitter
-    const data = new FormData(form, submitter)
-    let body: URLSearchParams | FormData = data
-    if (!form.querySelector('input[type="file"]')) {
-      body = new URLSearchParams()
-      for (const [key, value] of data) if (typeof value === 'string') body.append(key, value)
-    }
+    const body = bodyOf(form, (event.nativeEvent as SubmitEvent).submitter)
     const sentFrom = window.location.pathname + window.location.search
     const navigationsBefore = engine?.navigations
     try {
@@ -141,10 +164,33 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
     }
   }
 
+  return { state, pending, progress, refusals, formRef, submit }
+}
+
+/**
+ * The body the form posts: urlencoded like the browser's own post, unless it has a file
+ * input (then multipart, files included). `submitter`'s name and value go with it.
+ */
+function bodyOf(form: HTMLFormElement, submitter: HTMLElement | null): URLSearchParams | FormData {
+  const data = new FormData(form, submitter)
+  if (form.querySelector('input[type="file"]')) return data
+  const body = new URLSearchParams()
+  for (const [key, value] of data) if (typeof value === 'string') body.append(key, value)
+  return body
+}
+
+/** What `children` gets: each field's props and error wired to the last refusal's state. */
+function formApi<Field extends string, FileField extends string>(
+  id: string,
+  state: ActionState | undefined,
+  fileFields: FileFieldsDecl | undefined,
+  pending: boolean,
+  progress: number | undefined,
+): FormApi<Field, FileField> {
   const errors = state?.fieldErrors ?? {}
   const errorId = (name: string) => `${id}-${name}-error`
   const errorWiring = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {})
-  const api: FormApi<ActionFields<R, A>, ActionFileFields<R, A>> = {
+  return {
     field: (name) => ({
       name,
       id: `${id}-${name}`,
@@ -162,24 +208,4 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
     pending,
     progress,
   }
-
-  const errorCount = Object.keys(errors).length
-  return (
-    <form method="post" encType={fileFields ? 'multipart/form-data' : undefined} onSubmit={submit} noValidate ref={formRef} {...rest}>
-      <input type="hidden" name={ACTION_FIELD} value={action} />
-      {/* Read out once per refusal: how many fields to fix. Focus then goes to the first,
-          whose own error is read with it (aria-describedby). */}
-      {errorCount > 0 && (
-        <p className="visually-hidden" role="alert" key={refusals}>
-          {errorCount === 1 ? 'One field needs fixing.' : `${errorCount} fields need fixing.`}
-        </p>
-      )}
-      {api.formError && (
-        <p className="form-error" role="alert">
-          {api.formError}
-        </p>
-      )}
-      {children(api)}
-    </form>
-  )
 }
