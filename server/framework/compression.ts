@@ -12,6 +12,8 @@
 import zlib from 'node:zlib'
 import { promisify } from 'node:util'
 import type { Transform } from 'node:stream'
+import fastifyCompress from '@fastify/compress'
+import type { FastifyInstance } from 'fastify'
 
 export type Encoding = 'br' | 'gzip'
 
@@ -109,4 +111,24 @@ export function compressingStream(encoding: Encoding): Transform {
         params: DYNAMIC_BROTLI_PARAMS,
       })
     : zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, level: DYNAMIC_GZIP_LEVEL })
+}
+
+/**
+ * Compression of HTML, page data and JSON per answer, on `app`: one negotiation of
+ * Accept-Encoding for every part that encodes, then @fastify/compress.
+ */
+export function registerCompression(app: FastifyInstance): void {
+  app.addHook('onRequest', function settleAcceptEncoding(request, _reply, done) {
+    const accepted = acceptedEncodingHeader(request.headers['accept-encoding'])
+    if (accepted !== undefined) request.headers['accept-encoding'] = accepted
+    done()
+  })
+  app.register(fastifyCompress, {
+    encodings: ['br', 'gzip'],
+    threshold: COMPRESSION_THRESHOLD_BYTES,
+    brotliOptions: { params: DYNAMIC_BROTLI_PARAMS },
+    zlibOptions: { level: DYNAMIC_GZIP_LEVEL },
+    // Request bodies are taken as sent: no form or envelope arrives compressed.
+    globalDecompression: false,
+  })
 }

@@ -9,7 +9,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type {} from '@fastify/cookie'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import fastifySecureSession from '@fastify/secure-session'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { isHttps } from './request-scheme.js'
 
 /** The session cookie's name. */
@@ -134,4 +135,28 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
       else reply.setCookie(SESSION_COOKIE, sealed ?? codec.encode(session), { ...options, maxAge: SESSION_MAX_AGE_S })
     },
   }
+}
+
+/**
+ * The session codec, registered on `app`: @fastify/secure-session's sealing without its
+ * hooks (which would open and seal a session on every request, assets and cached pages
+ * included). It is registered in a context of its own that has no routes, its functions
+ * are borrowed, and a session is opened only when a loader or action uses it.
+ */
+export function registerSessions(app: FastifyInstance, secrets: readonly string[]): void {
+  if (secrets.length === 0) app.log.warn(UNSET_SECRET_WARNING)
+  const sessionCodec: SessionCodec = {
+    decode: () => null,
+    create: () => {
+      throw new Error('sessions are not ready')
+    },
+    encode: () => '',
+  }
+  app.decorate('sessionCodec', sessionCodec)
+  app.register(async function sealSessions(scope) {
+    await scope.register(fastifySecureSession, { key: sessionKeys(secrets), cookieName: SESSION_COOKIE, expiry: SESSION_MAX_AGE_S })
+    sessionCodec.decode = (cookie, log) => scope.decodeSecureSession(cookie, log)
+    sessionCodec.create = () => scope.createSecureSession({})
+    sessionCodec.encode = (session) => scope.encodeSecureSession(session as never)
+  })
 }
