@@ -1,0 +1,170 @@
+/**
+ * Sending a page, for page-responder.ts: a static route's page is rendered once, kept
+ * with its data and answered from memory (ETag, 304); any other page is rendered per
+ * request, whole or streamed, and compressed as it streams when COMPRESSION is on.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { ReadyPage } from '../../../client/framework/view/page-source.js'
+import type { CanonicalLocation } from '../../../shared/framework/location.js'
+import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { AnyLayout } from '../../../shared/framework/route-table.js'
+import { compressingStream, negotiateEncoding } from '../compression.js'
+import { reportFault } from '../failures.js'
+import { NO_STORE } from '../http-errors.js'
+import type { ServerLayout } from '../page-definition.js'
+import type { AppView } from './app-view.js'
+import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
+import { htmlAttributes } from './document.js'
+import type { PageResponderOptions } from './page-responder.js'
+import type { PageRender } from './render-page.js'
+import { documentFor, encodedDocumentFor, type StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
+import { pipeline } from 'node:stream'
+
+/** What page delivery keeps for the server's life: its options, the static routes' answers, its 500 page. */
+export interface Delivery {
+  readonly opts: PageResponderOptions
+  /** Static routes' documents and data, by location key. */
+  readonly staticPages: StaticCache<StaticPage>
+  readonly staticData: StaticCache<StaticData>
+  /** A render that failed: reported, and the 500 page sent (page-responder.ts). */
+  readonly sendRenderFailure: (reply: FastifyReply, payload: ScreenPayload, error: unknown) => FastifyReply
+}
+
+/** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
+export const mayCache = (delivery: Delivery, payload: ScreenPayload) => !delivery.opts.development && isCacheable(payload)
+
+function isStreamed(view: AppView, payload: ScreenPayload): boolean {
+  return payload.kind === 'page' && view.definition.router.routes[payload.routeId]?.stream === true
+}
+
+export function rememberData(delivery: Delivery, key: string, payload: ScreenPayload): StaticData {
+  const data = { json: JSON.stringify(payload), etag: etagFor('data', payload) }
+  delivery.staticData.set(key, data)
+  return data
+}
+
+/** The payload with its route's module: the page, or the boundaries of a route whose page failed. */
+async function readyPage(view: AppView, payload: ScreenPayload): Promise<ReadyPage> {
+  if (payload.routeId === undefined) return { payload }
+  const { default: module } = await view.definition.clientPages[payload.routeId]!()
+  return { payload, module }
+}
+
+function pageRender(
+  opts: PageResponderOptions,
+  view: AppView,
+  page: ReadyPage,
+  location: CanonicalLocation,
+  nonce: PageRender['nonce'],
+  htmlAttributes: PageRender['htmlAttributes'],
+): PageRender {
+  const { router, clientLayouts } = view.definition
+  return {
+    manifest: opts.manifest,
+    ...(opts.inlineStyle ? { inlineStyle: opts.inlineStyle } : {}),
+    page,
+    location,
+    nonce,
+    development: opts.development,
+    htmlAttributes,
+    layouts: { router, modules: clientLayouts },
+    ...(opts.monitoring ? { monitoring: opts.monitoring } : {}),
+  }
+}
+
+/**
+ * What a document we encode ourselves varies on: the encoding when we compress, and,
+ * for a shared (static) answer, the cookies the product's `<html>` attributes come
+ * from (the root layout's `documentAttributes`: the theme here). Lower-case tokens:
+ * @fastify/compress adds its own `accept-encoding` unless it finds it so.
+ */
+function documentVary(compression: boolean, shared: boolean): string | undefined {
+  return [compression && 'accept-encoding', shared && 'cookie'].filter(Boolean).join(', ') || undefined
+}
+
+/** The encoding to send `request` (none when compression is off or the client takes none). */
+const encodingFor = (compression: boolean, request: FastifyRequest) => (compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined)
+
+export async function sendStaticPage(delivery: Delivery, request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
+  const { opts } = delivery
+  const attributes = documentAttributesOf(opts.view(), request)
+  const encoding = encodingFor(opts.compression, request)
+  // The cookies pick the product's `<html>` attributes (the colours) and the client its
+  // encoding: a shared cache must key on both.
+  reply.header('cache-control', STATIC_CACHE_CONTROL).header('vary', documentVary(opts.compression, true)!)
+  if (isNotModified(request, reply, staticEtag(page.etag, attributes, encoding))) return reply.code(304).send()
+  reply.code(200).type('text/html; charset=utf-8')
+  if (!encoding) return reply.send(documentFor(page, attributes))
+  return reply.header('content-encoding', encoding).send(await encodedDocumentFor(page, attributes, encoding))
+}
+
+export function sendStaticData(delivery: Delivery, request: FastifyRequest, reply: FastifyReply, data: StaticData) {
+  const { compression } = delivery.opts
+  reply.header('cache-control', STATIC_CACHE_CONTROL)
+  // @fastify/compress encodes the JSON by the same negotiation: each encoding its own ETag.
+  if (compression) reply.header('vary', 'accept-encoding')
+  if (isNotModified(request, reply, staticEtag(data.etag, '', encodingFor(compression, request)))) return reply.code(304).send()
+  return reply.code(200).type('application/json; charset=utf-8').send(data.json)
+}
+
+/** Sends a payload as this location's HTML document: kept when static, else rendered whole or streamed. */
+export async function sendDocument(delivery: Delivery, reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
+  const page = await readyPage(view, payload)
+  const cacheable = mayCache(delivery, payload)
+  const streamed = isStreamed(view, payload)
+  // A static route's page is rendered once, without a nonce, and kept.
+  if (cacheable && !streamed) {
+    const result = view.renderer.renderWhole(pageRender(delivery.opts, view, page, location, undefined, ''))
+    if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
+    const cached: StaticPage = { template: result.body, etag: etagFor('html', payload), encoded: new Map() }
+    delivery.staticPages.set(location.key, cached)
+    rememberData(delivery, location.key, payload) // the client's next navigation here needs no loader run either
+    return sendStaticPage(delivery, reply.request, reply, cached)
+  }
+  const render = pageRender(delivery.opts, view, page, location, reply.cspNonce, documentAttributesOf(view, reply.request))
+  if (streamed) return sendStreamed(delivery, reply, view, render, payload, cacheable)
+  const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
+  const result = view.renderer.renderWhole(render)
+  if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
+  // Encoded once: a string would be scanned for its byte length, then encoded again to be written.
+  const body = Buffer.from(result.body)
+  return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(body)
+}
+
+/** A streamed route's page: aborted when the client goes, compressed here as it streams. */
+async function sendStreamed(delivery: Delivery, reply: FastifyReply, view: AppView, render: PageRender, payload: ScreenPayload, cacheable: boolean) {
+  const { opts } = delivery
+  const aborted = new AbortController()
+  reply.raw.on('close', () => {
+    if (!reply.raw.writableFinished) aborted.abort()
+  })
+  const result = await view.renderer.renderStream(render, {
+    timeoutMs: opts.renderTimeoutMs,
+    signal: aborted.signal,
+    onRecoverableError: (error, digest) => {
+      reportFault(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
+    },
+  })
+  if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
+  const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
+  reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8')
+  const encoding = encodingFor(opts.compression, reply.request)
+  const vary = documentVary(opts.compression, cacheable)
+  if (vary) reply.header('vary', vary)
+  if (!encoding) return reply.send(result.body)
+  // Compressed here, each chunk flushed: the shell still goes out before the rest.
+  const compressed = compressingStream(encoding)
+  pipeline(result.body, compressed, () => {})
+  return reply.header('content-encoding', encoding).send(compressed)
+}
+
+/**
+ * The product's attributes for this visitor's `<html>`, as HTML: what the root layout's
+ * server module says (`documentAttributes`, from the request's cookies), none without one.
+ */
+function documentAttributesOf(view: AppView, request: FastifyRequest): string {
+  const { router, serverLayouts } = view.definition
+  const root = Object.values(router.layouts as Readonly<Record<string, AnyLayout>>).find((layout) => !layout.parent)
+  const hook = root && (serverLayouts as Readonly<Record<string, ServerLayout<any> | undefined>>)[root.id]?.documentAttributes
+  return hook ? htmlAttributes(hook({ cookies: request.cookies })) : ''
+}
