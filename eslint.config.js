@@ -63,6 +63,11 @@ export default defineConfig([
       // that hold them are refused or cleaned. The rule is there for ones typed by
       // accident, which source written with \x escapes cannot hold.
       'no-control-regex': 'off',
+      // Prettier prints the code, semicolon-free: a chain it breaks before `[` or `(`
+      // (`request.parts(...)` then `[Symbol.asyncIterator]()`) is one expression, as it
+      // was on one line. Two statements that would run together are printed as one
+      // expression on one line, where the mistake shows; the rule only flags Prettier's own output.
+      'no-unexpected-multiline': 'off',
       // `{}` is the type-level empty record: the default of "no actions, no files, no
       // layouts declared" in the route table's generics, and "no props" in
       // ComponentType<{}>. Record<never, never> would be the same type under a longer name.
