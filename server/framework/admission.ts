@@ -17,8 +17,7 @@ import { isHttps } from './request-scheme.js'
 const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/ready'])
 
 export function admitRequest(hosts: HostPolicy, refusals: Refusals) {
-  const refuseEarly = (request: FastifyRequest, reply: FastifyReply, refusal: Refusal) =>
-    refusals.send(request, reply, refusal, { hooksRan: false })
+  const refuseEarly = (request: FastifyRequest, reply: FastifyReply, refusal: Refusal) => refusals.send(request, reply, refusal, { hooksRan: false })
   return async function admitRequest(request: FastifyRequest, reply: FastifyReply) {
     reply.header(REQUEST_ID_HEADER, request.id)
     if (request.server.lifecycle.closing) reply.header('connection', 'close')

@@ -1,0 +1,76 @@
+/**
+ * How a form post is answered (docs/architecture.md, "Server actions"): success is 303
+ * See Other, a refused submission the page again with 422, a problem (a refusal or a
+ * fault already decided by failures.ts) an error page; a client that sends
+ * `Accept: application/json` gets each as JSON instead.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { ActionResponse, ActionState } from '../../../shared/framework/actions.js'
+import type { CanonicalLocation } from '../../../shared/framework/location.js'
+import { errorBody, MALFORMED_URL, NO_STORE, sameSiteLocation } from '../http-errors.js'
+import type { AppView } from '../render/app-view.js'
+import type { PageResponder } from '../render/page-responder.js'
+import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
+
+export function wantsJson(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('application/json')
+}
+
+/** A fault's details for the answer: its digest, and the error for development's overlay. */
+export interface ProblemFault {
+  readonly digest: string
+  readonly error: unknown
+}
+
+export interface ActionAnswers {
+  sendProblem(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    code: string,
+    message: string,
+    failure?: ProblemFault,
+  ): Promise<FastifyReply>
+  answerInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState): Promise<FastifyReply>
+  answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string): FastifyReply
+}
+
+export function actionAnswers(pages: PageResponder): ActionAnswers {
+  const { buildId } = pages
+
+  /** A refusal or failure, as JSON for scripts and as an error page for browsers. */
+  async function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, failure?: ProblemFault) {
+    const digest = failure?.digest
+    reply.header('cache-control', NO_STORE)
+    if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, digest))
+    const location = locationOfTarget(request.url)
+    if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
+    const devError = pages.development && failure ? { devError: devErrorOf(failure.error) } : {}
+    const payload =
+      status >= 500 ? { kind: 'error' as const, status, digest, buildId, ...devError } : { kind: 'error' as const, status, message, buildId }
+    return pages.sendDocument(reply, pages.view(), location, payload)
+  }
+
+  /** A refused submission: the errors as JSON for a script, else the page again with them (422). */
+  async function answerInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState) {
+    reply.header('cache-control', NO_STORE)
+    if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
+    // No JavaScript: the page again, with the errors next to their fields.
+    const resolution = await pages.resolve(request, view, location)
+    resolution.response?.applyTo(reply)
+    if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
+    const page = resolution.payload
+    const payload = page.kind === 'page' ? { ...page, status: 422 as const, action: state } : page
+    return pages.sendDocument(reply, view, location, payload)
+  }
+
+  return { sendProblem, answerInvalid, answerSuccess }
+}
+
+/** Success: 303 See Other for a browser form, JSON for a script (a fetch would follow the 303). */
+function answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string) {
+  const location = sameSiteLocation(to)
+  reply.header('cache-control', NO_STORE)
+  if (wantsJson(request)) return reply.send({ ok: true, redirect: location } satisfies ActionResponse)
+  return reply.redirect(location, 303)
+}
