@@ -35,6 +35,12 @@ export interface ClientBuildOptions {
   readonly pagesDir: string
   /** Output folder: assets go to `<outDir>/assets`, the manifest to `<outDir>/manifest.json`. */
   readonly outDir: string
+  /**
+   * false: without what only a deploy needs, terser and the `.br`/`.gz` files (the
+   * tests' builds, test/helpers/build.ts: several seconds less each). The chunks, their
+   * names' hashes aside, and the manifest are the same. Default true.
+   */
+  readonly forDeploy?: boolean
 }
 
 export async function buildClient(options: ClientBuildOptions): Promise<BuildManifest> {
@@ -69,7 +75,7 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
         target: ['es2022', 'chrome111', 'firefox111', 'safari16.4'],
         // terser, not esbuild: 1.1 KB less gzip of the entry (77.4 against 78.5 KB), a second
         // compress pass finding what the first one exposed; only options that keep semantics.
-        minify: 'terser',
+        minify: options.forDeploy === false ? false : 'terser',
         terserOptions: { ecma: 2020, compress: { passes: 2 } },
         reportCompressedSize: false,
         rollupOptions: {
@@ -91,7 +97,9 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
   await rm(path.join(options.outDir, '.vite'), { recursive: true, force: true })
   const manifest = manifestFrom(viteManifest, options, files.map((file) => file.fileName))
   await writeFile(path.join(options.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2))
-  await precompress(files.map((file) => path.join(options.outDir, file.fileName)).filter((file) => /\.(js|css)$/.test(file)))
+  if (options.forDeploy !== false) {
+    await precompress(files.map((file) => path.join(options.outDir, file.fileName)).filter((file) => /\.(js|css)$/.test(file)))
+  }
   return manifest
 }
 
