@@ -1,11 +1,12 @@
 /**
  * Which files `npm test` runs, which tools each declares it needs
- * (`// test-needs: chromium, nginx, redis` on its first lines), and which use the
- * builds the tests share. scripts/test.ts runs them;
- * test/scripts/commands.test.ts checks the declarations with the same reader.
+ * (`// test-needs: chromium, nginx, redis` on its first lines), and which builds each
+ * uses. scripts/test.ts runs them; test/scripts/commands.test.ts checks the
+ * declarations with the same reader.
  */
 import { readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
+import type { BuildKind } from '../test/helpers/build.js'
 
 /** Every `*.test.ts` under `dir` (fixtures and dot folders left out), relative to `root`. */
 export function testFiles(root: string, dir = path.join(root, 'test')): string[] {
@@ -20,15 +21,30 @@ export function testFiles(root: string, dir = path.join(root, 'test')): string[]
 export function needsOf(root: string, file: string): string[] {
   const head = readFileSync(path.resolve(root, file), 'utf8').slice(0, 500)
   const declared = /^\/\/ test-needs: ([a-z, ]+)$/m.exec(head)?.[1] ?? ''
-  return declared.split(',').map((name) => name.trim()).filter(Boolean)
+  return declared
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean)
 }
 
 /**
- * True when a test file uses a build the tests can share: it starts the application
- * (`listenTestApp`, or `createTestApp` in the process) or the built server
- * (`buildDist`), or builds a client (`buildFor`). A file that builds some other way is
- * still correct: it builds in its own process.
+ * The builds a test file uses (test/helpers/build.ts): the application or the fixture
+ * for each app it starts (`createTestApp`, `listenTestApp`: the application unless a
+ * literal second argument names another), each `buildFor('...')`, and the built server
+ * for `buildDist`. Read from the text: an app named by a variable is not seen, and is
+ * built by the test process itself (correct, only slower).
  */
+export function buildsOf(root: string, file: string): BuildKind[] {
+  const text = readFileSync(path.resolve(root, file), 'utf8')
+  const kinds = new Set<BuildKind>()
+  const started = text.matchAll(/\b(?:createTestApp|listenTestApp)\(\s*[\w.]+\s*(?:,\s*'(\w+)')?/g)
+  for (const [, app] of started) kinds.add((app ?? 'production') as BuildKind)
+  for (const [, app] of text.matchAll(/\bbuildFor\(\s*'(\w+)'/g)) kinds.add(app as BuildKind)
+  if (/\bbuildDist\(/.test(text)) kinds.add('dist')
+  return [...kinds]
+}
+
+/** True when a test file uses a build (`buildsOf`): `npm test` makes those before tap starts. */
 export function usesSharedBuilds(root: string, file: string): boolean {
-  return /\b(listenTestApp|createTestApp|buildDist|buildFor)\(/.test(readFileSync(path.resolve(root, file), 'utf8'))
+  return buildsOf(root, file).length > 0
 }

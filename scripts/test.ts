@@ -9,17 +9,18 @@
  * how. tap is given the files by name because TypeScript runs through tsx, not tap's
  * own plugin, and tap only globs for the extensions its plugins announce.
  *
- * A run of more than one file that uses them builds what the tests share first, once
- * (test/helpers/build.ts, `prebuildForTests`), and removes it at the end.
+ * The builds the chosen files use (test/helpers/build.ts) are made first, those not kept
+ * from an earlier run, side by side in processes of their own; the test processes
+ * then only read them.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { accessSync, constants, readFileSync, rmSync, statSync } from 'node:fs'
-import { constants as osConstants } from 'node:os'
+import { accessSync, constants, readFileSync, statSync } from 'node:fs'
+import { availableParallelism, constants as osConstants } from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { needsOf, testFiles, usesSharedBuilds } from './test-files.js'
-import { newBuildDir, PREBUILT_DIR_VARIABLE, prebuildForTests } from '../test/helpers/build.js'
+import { buildsOf, needsOf, testFiles } from './test-files.js'
+import type { BuildKind } from '../test/helpers/build.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 interface Tool {
@@ -119,24 +120,78 @@ function isFile(file: string): boolean {
   }
 }
 
-async function prebuild(dir: string): Promise<void> {
-  const started = performance.now()
-  try {
-    await prebuildForTests(dir)
-    console.log(`Built the client, the fixture client and the server for the tests in ${Math.round(performance.now() - started)} ms`)
-  } catch (error) {
-    fail(`The build the tests share failed: ${error instanceof Error ? error.message : String(error)}`)
-  }
-}
-
-function withoutPrebuilt(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { [PREBUILT_DIR_VARIABLE]: _inherited, ...rest } = env
-  return rest
-}
-
 function fail(message: string): never {
   console.error(message)
   process.exit(1)
+}
+
+/** The processes running now (builders, then tap or the test file): a signal to this one is passed on to them. */
+const running = new Set<ChildProcess>()
+let stopping: NodeJS.Signals | undefined
+// Ctrl-C or a CI's SIGTERM: builders remove their half-made builds and exit, tap stops
+// its test processes; this process ends when they have, as interrupted.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    stopping ??= signal
+    if (running.size === 0) process.exit(128 + osConstants.signals[signal])
+    for (const child of running) child.kill(signal)
+  })
+}
+
+function start(args: readonly string[], options: { env?: NodeJS.ProcessEnv; stdout?: 'pipe' | 'inherit' } = {}): ChildProcess {
+  const child = spawn(process.execPath, args, {
+    cwd: projectRoot,
+    stdio: ['ignore', options.stdout ?? 'inherit', 'inherit'],
+    env: options.env ?? process.env,
+  })
+  running.add(child)
+  child.once('close', () => running.delete(child))
+  return child
+}
+
+const exitOf = (child: ChildProcess) =>
+  new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? 128 + (signal ? osConstants.signals[signal] : 1))))
+
+/**
+ * Makes the builds of `kinds` that are not kept from before, as many at once as there
+ * are cores, each in a process of its own (test/helpers/build-process.mjs); `dist`
+ * after `deployed`, whose client it copies.
+ */
+async function prepareBuilds(kinds: ReadonlySet<BuildKind>): Promise<void> {
+  if (kinds.size === 0) return
+  const { buildPath } = await import('../test/helpers/build.js')
+  const missing = [...kinds].filter((kind) => !isDirectory(buildPath(kind)))
+  if (missing.length === 0) return
+  const started = performance.now()
+  const waiting = [...missing].sort((a, b) => Number(a === 'dist') - Number(b === 'dist'))
+  const building = new Set<BuildKind>()
+  const failed: BuildKind[] = []
+  await new Promise<void>((resolve) => {
+    const next = () => {
+      if (stopping) return void (building.size === 0 && resolve())
+      while (waiting.length > 0 && building.size < availableParallelism()) {
+        const kind = waiting[0]!
+        if (kind === 'dist' && building.has('deployed')) break
+        waiting.shift()
+        building.add(kind)
+        const builder = start([path.join(projectRoot, 'test/helpers/build-process.mjs'), kind])
+        void exitOf(builder).then((code) => {
+          building.delete(kind)
+          if (code !== 0) failed.push(kind)
+          next()
+        })
+      }
+      if (building.size === 0) resolve()
+    }
+    next()
+  })
+  if (stopping) process.exit(128 + osConstants.signals[stopping])
+  if (failed.length > 0) fail(`The ${failed.join(' and ')} build${failed.length > 1 ? 's' : ''} for the tests failed (above).`)
+  console.log(`Built ${missing.join(', ')} for the tests in ${Math.round(performance.now() - started)} ms (kept for the next runs)`)
+}
+
+function isDirectory(dir: string): boolean {
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false
 }
 
 // Arguments starting with `-` are tap's own options (`--grep`, `--bail`), passed on.
@@ -159,40 +214,19 @@ for (const tool of [CHROMIUM, NGINX, REDIS]) {
   const users = files.filter((file) => needsOf(projectRoot, file).includes(tool.need))
   if (users.length > 0) toolEnv[tool.variable] = ensureTool(tool, users)
 }
-// More than one file using them: the builds the tests share (the production client and
-// server, the fixture client) are made once here instead of once per test process (each
-// takes 15 s or more on two cores; most test files use one). The folder is named to the
-// tests by a variable, set for this run only (a run started from a test gets its own).
-const builders = files.filter((file) => usesSharedBuilds(projectRoot, file))
-const prebuilt = builders.length > 1 ? newBuildDir('prebuilt') : undefined
-// Ctrl-C or a CI's SIGTERM: while building, the half-made builds are removed and the
-// run ends; once tap runs, tap stops its test processes and closes, and the builds are
-// removed when it does (below). Either way nothing is left in test/.build/.
-let running: ChildProcess | undefined
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (running) return void running.kill(signal)
-    if (prebuilt) rmSync(prebuilt, { recursive: true, force: true })
-    process.exit(128 + osConstants.signals[signal])
-  })
-}
-if (prebuilt) await prebuild(prebuilt)
+await prepareBuilds(new Set(files.flatMap((file) => buildsOf(projectRoot, file))))
+
 // tap's command, found the way Node finds the package (a copy of the project under
 // test/.build/ uses the checkout's node_modules).
 const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
 const tapBin = (JSON.parse(readFileSync(tapPackage, 'utf8')) as { bin: { tap: string } }).bin.tap
-const tap = spawn(process.execPath, [path.join(path.dirname(tapPackage), tapBin), ...tapOptions, ...files], {
-  cwd: projectRoot,
-  stdio: ['ignore', 'pipe', 'inherit'],
-  env: { ...withoutPrebuilt(process.env), ...toolEnv, ...(prebuilt ? { [PREBUILT_DIR_VARIABLE]: prebuilt } : {}) },
-})
-running = tap
+const tests = start([path.join(path.dirname(tapPackage), tapBin), ...tapOptions, ...files], { env: { ...process.env, ...toolEnv }, stdout: 'pipe' })
 // Pass tap's report through, counting its assertion lines (`ok N - ...` without a
 // `# time=`, which only ends a subtest or a file) for the summary.
 let passed = 0
 let failed = 0
 let partial = ''
-tap.stdout.on('data', (chunk: Buffer) => {
+tests.stdout!.on('data', (chunk: Buffer) => {
   process.stdout.write(chunk)
   const lines = (partial + chunk.toString()).split('\n')
   partial = lines.pop() ?? ''
@@ -204,10 +238,8 @@ tap.stdout.on('data', (chunk: Buffer) => {
     else passed++
   }
 })
-tap.on('close', (code) => {
-  if (prebuilt) rmSync(prebuilt, { recursive: true, force: true })
-  // A file can fail outside any assertion (a crash, a plan mismatch): never print
-  // "0 failed" for a run that failed.
-  console.log(`\nassertions: ${passed} passed, ${Math.max(failed, code === 0 ? 0 : 1)} failed`)
-  process.exit(code ?? 1)
-})
+const code = await exitOf(tests)
+// A file can fail outside any assertion (a crash, a plan mismatch): never print
+// "0 failed" for a run that failed.
+console.log(`\nassertions: ${passed} passed, ${Math.max(failed, code === 0 ? 0 : 1)} failed`)
+process.exit(code)

@@ -1,104 +1,243 @@
 /**
- * Client builds for tests: the production application or the fixture one.
+ * The builds tests use, each made once and kept for as long as its inputs stay the same
+ * (docs/decisions/023-test-tiers.md):
  *
- * `npm test` over more than one file builds both once before tap starts (with the
- * server bundle: `prebuildForTests`) and names the folder in TEST_PREBUILT_DIR; every
- * test process then reads those builds, which it never writes to. Without the
- * variable (one file, or tap run directly), each process builds what it uses into a
- * temporary folder of its own, removed when the process ends
- * (docs/decisions/022-shared-test-builds.md).
+ * - `production`: the application, built for tests: Rollup's chunks and manifest as a
+ *   deploy has them, without what only a deploy needs (terser, the `.br`/`.gz` files);
+ * - `fixture`: the test-only application (test/fixtures/app/), built the same way;
+ * - `deployed`: the application exactly as `npm run build` makes it, for the tests
+ *   that assert on the minified or precompressed files (compression);
+ * - `dist`: `deployed` and the server bundle, laid out as a deploy's dist/ (`buildDist`).
+ *
+ * A build lives in .cache/test-builds/<kind>-<key>/, where the key is a hash of every
+ * file it is made from (TOOLING and SOURCES below). Whoever needs one first makes it:
+ * `npm test` before the tests start, for the files it runs (test/helpers/build-process.mjs),
+ * or else the test process itself. It is built into a temporary folder beside, then
+ * renamed into place: two processes that make the same one at once both succeed, the
+ * first rename is kept, and a build is never seen half made. Tests only read builds; a
+ * test that needs other files makes its own.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs'
+import { constants as osConstants } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { buildClient, buildServer } from '../../scripts/build.js'
 import type { BuildManifest } from '../../shared/framework/build-manifest.js'
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
+/** Where the builds are kept: inside the project, so a server bundle resolves node_modules as a deploy's does. */
+export const buildCacheDir = path.join(projectRoot, '.cache/test-builds')
+
+/** What every build is also made from: the build code and its configuration, the locked dependencies. */
+const TOOLING = [
+  'scripts/build.ts',
+  'test/helpers/build.ts',
+  'vite.config.ts',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.base.json',
+  'tsconfig.client.json',
+  'tsconfig.server.json',
+]
+
+/** The client builds a test app can run on; `deployed` is `production` as `npm run build` makes it. */
 const APPS = {
-  production: { entry: 'client/entry.tsx', pagesDir: 'client/pages' },
-  fixture: { entry: 'test/fixtures/app/entry.tsx', pagesDir: 'test/fixtures/app/pages' },
+  production: { entry: 'client/entry.tsx', pagesDir: 'client/pages', forDeploy: false },
+  fixture: { entry: 'test/fixtures/app/entry.tsx', pagesDir: 'test/fixtures/app/pages', forDeploy: false },
+  deployed: { entry: 'client/entry.tsx', pagesDir: 'client/pages', forDeploy: true },
 } as const
 export type BuiltApp = keyof typeof APPS
+export type BuildKind = BuiltApp | 'dist'
+
+/** The folders each build is made from (with TOOLING). A build that reads a file elsewhere fails, naming it. */
+const SOURCES: Record<BuildKind, readonly string[]> = {
+  production: ['client', 'shared'],
+  fixture: ['client', 'shared', 'test/fixtures/app'],
+  deployed: ['client', 'shared'],
+  dist: ['client', 'shared', 'server'],
+}
 
 export interface ClientBuild {
   readonly clientDir: string
   readonly manifest: BuildManifest
 }
 
-/** The variable `npm test` names its shared builds' folder in. */
-export const PREBUILT_DIR_VARIABLE = 'TEST_PREBUILT_DIR'
+/** An unused build is removed once it is this old and another of its kind was made. */
+const KEPT_UNUSED_MS = 60 * 60 * 1000
 
-/** Where a prebuilt folder keeps each build: the production one as a deploy's dist/. */
-const prebuiltLayout = (dir: string) => ({
-  dist: path.join(dir, 'dist'),
-  production: path.join(dir, 'dist/client'),
-  fixture: path.join(dir, 'fixture'),
+/** Every file at or under `dir` (relative to the project), sorted; none if there is none. */
+function filesUnder(dir: string): string[] {
+  const full = path.join(projectRoot, dir)
+  const stat = statSync(full, { throwIfNoEntry: false })
+  if (!stat?.isDirectory()) return stat?.isFile() ? [dir] : []
+  return readdirSync(full, { withFileTypes: true })
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : entry.isFile() ? [path.join(dir, entry.name)] : []))
+}
+
+/** The hash of a build's inputs: each file's path and content. */
+export function buildKey(kind: BuildKind): string {
+  const hash = createHash('sha256').update(`${kind}\n`)
+  for (const file of [...TOOLING, ...SOURCES[kind]].flatMap(filesUnder)) {
+    const content = createHash('sha256').update(readFileSync(path.join(projectRoot, file)))
+    hash.update(`${file}\n`).update(content.digest())
+  }
+  return hash.digest('hex').slice(0, 16)
+}
+
+/** The folder a build of `kind` from the current sources has, or would have. */
+export function buildPath(kind: BuildKind): string {
+  return path.join(buildCacheDir, `${kind}-${buildKey(kind)}`)
+}
+
+// Temporary folders being built into: removed if the process exits first (Ctrl-C in npm test).
+const inProgress = new Set<string>()
+process.once('exit', () => {
+  for (const dir of inProgress) rmSync(dir, { recursive: true, force: true })
 })
 
-/** Builds the production client and server into `dist`, laid out as a deploy's dist/. */
-export async function buildProductionDist(dist: string): Promise<void> {
-  await buildClient({ ...APPS.production, outDir: path.join(dist, 'client') })
-  await buildServer(path.join(dist, 'server'))
+/**
+ * The folder `name` under `cacheDir`, made by `make` (given an empty folder to fill) if
+ * it is not there yet. `make` runs in a temporary folder that is then renamed to `name`:
+ * if another process got there first, its folder is kept and this one removed. A
+ * failure removes the temporary folder. Returns the folder and whether it was made here.
+ */
+export async function cachedFolder(cacheDir: string, name: string, make: (dir: string) => Promise<void>): Promise<{ dir: string; made: boolean }> {
+  const dir = path.join(cacheDir, name)
+  if (existsSync(dir)) {
+    markUsed(dir)
+    return { dir, made: false }
+  }
+  mkdirSync(cacheDir, { recursive: true })
+  const temporary = mkdtempSync(path.join(cacheDir, `.tmp-${name}-`))
+  inProgress.add(temporary)
+  try {
+    await make(temporary)
+    try {
+      renameSync(temporary, dir)
+    } catch (error) {
+      // Another process renamed its own first (the target is a folder that is not empty).
+      if (!existsSync(dir)) throw error
+      rmSync(temporary, { recursive: true, force: true })
+      return { dir, made: false }
+    }
+  } catch (error) {
+    rmSync(temporary, { recursive: true, force: true })
+    throw error
+  } finally {
+    inProgress.delete(temporary)
+  }
+  removeUnused(cacheDir, name)
+  return { dir, made: true }
+}
+
+function markUsed(dir: string): void {
+  const now = new Date()
+  try {
+    utimesSync(dir, now, now)
+  } catch {
+    // Removed meanwhile by another process's clean-up: it was over an hour unused.
+  }
+}
+
+/** Other builds of the kind of `made` (and leftovers of killed builds) unused for an hour. */
+function removeUnused(cacheDir: string, made: string): void {
+  const kind = made.replace(/-[^-]+$/, '')
+  const before = Date.now() - KEPT_UNUSED_MS
+  for (const name of readdirSync(cacheDir)) {
+    if (name === made || !(name.startsWith(`${kind}-`) || name.startsWith('.tmp-'))) continue
+    const dir = path.join(cacheDir, name)
+    if ((statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before) rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /**
- * A new folder named `<prefix>-*` under test/.build/: inside the project, so a server
- * bundle there resolves node_modules as a deploy's does. Its maker removes it.
+ * Every file a build in `dir` was made from (its source maps' `sources`) must be in
+ * node_modules or in the build's SOURCES: a file elsewhere is not in its key, and a
+ * change to it would leave the build stale.
+ */
+function checkSources(kind: BuildKind, dir: string): void {
+  const allowed = [...SOURCES[kind], 'node_modules'].map((folder) => path.join(projectRoot, folder) + path.sep)
+  const maps = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.map'))
+  for (const map of maps) {
+    const { sources = [] } = JSON.parse(readFileSync(path.join(dir, map), 'utf8')) as { sources?: string[] }
+    for (const source of sources) {
+      if (source.startsWith('\0') || !source.includes('/')) continue // Rollup's virtual modules
+      const file = path.resolve(path.dirname(path.join(dir, map)), source)
+      if (!allowed.some((folder) => file.startsWith(folder))) {
+        throw new Error(
+          `The ${kind} build read ${path.relative(projectRoot, file)}, outside the folders its cache key covers ` +
+            `(${SOURCES[kind].join(', ')}): add its folder to SOURCES in test/helpers/build.ts.`,
+        )
+      }
+    }
+  }
+}
+
+// One build at a time in a process: each client build sets and restores NODE_ENV around Vite's.
+let queue: Promise<unknown> = Promise.resolve()
+function oneAtATime<T>(task: () => Promise<T>): Promise<T> {
+  const result = queue.then(task)
+  queue = result.catch(() => {})
+  return result
+}
+
+async function make(kind: BuildKind, dir: string): Promise<void> {
+  const { buildClient, buildServer } = await import('../../scripts/build.js')
+  if (kind === 'dist') {
+    // The deployed client as it is (made first if need be; checked then), the server beside it.
+    cpSync(await ensure('deployed'), path.join(dir, 'client'), { recursive: true })
+    await buildServer(path.join(dir, 'server'))
+    checkSources(kind, path.join(dir, 'server'))
+  } else {
+    await buildClient({ ...APPS[kind], outDir: dir })
+    checkSources(kind, dir)
+  }
+}
+
+async function ensure(kind: BuildKind): Promise<string> {
+  const { dir } = await cachedFolder(buildCacheDir, path.basename(buildPath(kind)), (temporary) => make(kind, temporary))
+  return dir
+}
+
+const builds = new Map<BuildKind, Promise<string>>()
+
+/** The folder of the build of `kind` from the current sources; made (once per process) if need be. */
+export function testBuild(kind: BuildKind): Promise<string> {
+  let build = builds.get(kind)
+  if (!build) {
+    build = oneAtATime(() => ensure(kind))
+    builds.set(kind, build)
+  }
+  return build
+}
+
+/** A client build for a test app: the application or the fixture, for tests or as deployed. */
+export async function buildFor(app: BuiltApp): Promise<ClientBuild> {
+  const clientDir = await testBuild(app)
+  const manifest = JSON.parse(readFileSync(path.join(clientDir, 'manifest.json'), 'utf8')) as BuildManifest
+  return { clientDir, manifest }
+}
+
+/**
+ * A new folder named `<prefix>-*` under test/.build/, for a test's own files: inside
+ * the project, so a server bundle there resolves node_modules as a deploy's does. Its
+ * maker removes it.
  */
 export function newBuildDir(prefix: string): string {
   mkdirSync(path.join(projectRoot, 'test/.build'), { recursive: true })
   return mkdtempSync(path.join(projectRoot, `test/.build/${prefix}-`))
 }
 
-/** Builds everything the tests use into `dir` (`newBuildDir('prebuilt')`); a failure removes it. */
-export async function prebuildForTests(dir: string): Promise<void> {
-  const layout = prebuiltLayout(dir)
-  try {
-    // One after the other: each client build sets and restores NODE_ENV around Vite's.
-    await buildProductionDist(layout.dist)
-    await buildClient({ ...APPS.fixture, outDir: layout.fixture })
-  } catch (error) {
-    rmSync(dir, { recursive: true, force: true }) // a half-made build is of no use to anyone
-    throw error
-  }
+/**
+ * Makes the builds named in `args` if need be (test/helpers/build-process.mjs, which
+ * scripts/test.ts starts once per build, to make them side by side).
+ */
+export async function buildFromCommandLine(args: readonly string[]): Promise<void> {
+  // Interrupted: exit, so that the half-made build is removed (the exit handler above).
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(128 + osConstants.signals[signal]))
+  const unknown = args.filter((kind) => !(kind in SOURCES))
+  if (unknown.length > 0) throw new Error(`No such build: ${unknown.join(', ')} (there are ${Object.keys(SOURCES).join(', ')})`)
+  for (const kind of args) await testBuild(kind as BuildKind)
 }
-
-/** The shared builds' folder of this run, if `npm test` made one. */
-export function prebuiltDir(): string | undefined {
-  return process.env[PREBUILT_DIR_VARIABLE] || undefined
-}
-
-const builds = new Map<BuiltApp, Promise<ClientBuild>>()
-let root: string | undefined
-
-export function buildFor(app: BuiltApp): Promise<ClientBuild> {
-  let build = builds.get(app)
-  if (!build) {
-    const shared = prebuiltDir()
-    if (shared) {
-      const clientDir = prebuiltLayout(shared)[app]
-      const manifest = JSON.parse(readFileSync(path.join(clientDir, 'manifest.json'), 'utf8')) as BuildManifest
-      build = Promise.resolve({ clientDir, manifest })
-    } else {
-      if (!root) {
-        root = mkdtempSync(path.join(tmpdir(), 'app-test-build-'))
-        const dir = root
-        process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
-      }
-      const clientDir = path.join(root, app)
-      build = buildClient({ ...APPS[app], outDir: clientDir }).then((manifest) => ({ clientDir, manifest }))
-    }
-    builds.set(app, build)
-  }
-  return build
-}
-
-/** The production server's dist/ (client and server) from the shared builds, if any. */
-export function prebuiltDist(): string | undefined {
-  const shared = prebuiltDir()
-  return shared ? prebuiltLayout(shared).dist : undefined
-}
-

@@ -1,14 +1,12 @@
 /**
  * The production server as an operator runs it: the built bundle (dist/server/main.js)
  * started with node, configured by environment variables, stopped by signals. The
- * bundle is `npm test`'s shared build (test/helpers/build.ts), or built once per test
- * file; both live under test/.build/ (inside the project, so it resolves node_modules
- * like a deploy does).
+ * bundle is the tests' `dist` build (test/helpers/build.ts), kept under .cache/ (inside
+ * the project, so it resolves node_modules like a deploy does).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { rmSync } from 'node:fs'
 import path from 'node:path'
-import { buildProductionDist, newBuildDir, prebuiltDist, projectRoot } from './build.js'
+import { projectRoot, testBuild } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
@@ -24,22 +22,9 @@ export interface ServerProcess extends PrintingProcess {
   logLines(): Array<Record<string, any>>
 }
 
-let built: Promise<string> | undefined
-
-/**
- * The dist folder (client and server): `npm test`'s shared one, else built once for
- * this test process and removed after it.
- */
-export function buildDist(t: Test): Promise<string> {
-  const shared = prebuiltDist()
-  if (shared) return Promise.resolve(shared)
-  built ??= (async () => {
-    const dist = newBuildDir('dist')
-    await buildProductionDist(dist)
-    return dist
-  })()
-  t.teardown(async () => rmSync(await built!, { recursive: true, force: true }))
-  return built
+/** The dist folder (client and server) as `npm run build` makes it; tests only read it. */
+export function buildDist(_t: Test): Promise<string> {
+  return testBuild('dist')
 }
 
 export function startServer(dist: string, env: Record<string, string>): ServerProcess {

@@ -2,9 +2,9 @@
  * The project's own commands, run as a developer runs them on a copy of the project:
  * `npm run build` refuses a type error before bundling, with tsc's message;
  * `npm test -- <file>` runs just that file, without the type check and without
- * looking for tools the file does not declare; Ctrl-C during the builds the tests
- * share leaves none of them behind; and every test file that uses Chromium,
- * nginx or Redis declares it, so the declaration cannot drift from the code.
+ * looking for tools the file does not declare; Ctrl-C during the test builds leaves
+ * no half-made one behind; and every test file that uses Chromium, nginx or Redis
+ * declares it, so the declaration cannot drift from the code.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -13,7 +13,7 @@ import t from 'tap'
 import { projectRoot } from '../helpers/build.js'
 import { copyProject } from '../helpers/project-copy.js'
 import { waitUntil } from '../helpers/wait.js'
-import { needsOf, testFiles, usesSharedBuilds } from '../../scripts/test-files.js'
+import { buildsOf, needsOf, testFiles, usesSharedBuilds } from '../../scripts/test-files.js'
 
 function run(dir: string, args: readonly string[], env: Record<string, string> = {}) {
   const result = spawnSync('npm', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 240_000 })
@@ -44,18 +44,18 @@ t.test('npm test -- <file> runs that file alone, with no type check and no tool 
   t.notMatch(result.output, /error TS/, 'no type check ran')
 })
 
-t.test('Ctrl-C while npm test builds what the tests share ends the run and leaves nothing behind', async (t) => {
-  const files = ['test/server/theme.test.ts', 'test/server/layouts.test.ts'] // both start the application
+t.test('Ctrl-C while npm test makes the test builds ends the run and leaves no half-made one behind', async (t) => {
+  const files = ['test/server/theme.test.ts', 'test/server/layouts.test.ts'] // the application and the fixture
   const copy = copyProject(t, 'interrupted', [...files, 'test/helpers', 'test/fixtures'])
-  const builds = path.join(copy.dir, 'test/.build')
+  const builds = path.join(copy.dir, '.cache/test-builds')
+  const halfMade = () => (existsSync(builds) ? readdirSync(builds).filter((name) => name.startsWith('.tmp-')) : [])
   const run = spawn(process.execPath, ['--import', 'tsx', 'scripts/test.ts', ...files], { cwd: copy.dir, stdio: 'ignore' })
   t.teardown(() => void run.kill('SIGKILL'))
   const exited = new Promise<number | null>((resolve) => run.once('exit', resolve))
-  const building = () => existsSync(builds) && readdirSync(builds).some((name) => name.startsWith('prebuilt-'))
-  await waitUntil(building, 'the shared builds started', 60_000)
+  await waitUntil(() => halfMade().length > 0, 'the test builds started', 60_000)
   run.kill('SIGINT')
   t.equal(await exited, 130, 'the run ends as interrupted')
-  t.same(readdirSync(builds), [], 'the half-made builds were removed')
+  t.same(halfMade(), [], 'the half-made builds were removed')
 })
 
 t.test('npm test -- <files> that start no application builds nothing first', async (t) => {
@@ -64,14 +64,17 @@ t.test('npm test -- <files> that start no application builds nothing first', asy
   const result = run(copy.dir, ['test', '--', ...files])
   t.equal(result.status, 0, result.output.slice(-600))
   t.match(result.output, /assertions: [1-9]\d* passed, 0 failed/)
-  t.notMatch(result.output, /Built the client/, 'no shared build was made')
-  t.notOk(existsSync(path.join(copy.dir, 'test/.build')), 'nor a folder for one')
+  t.notMatch(result.output, /Built /, 'no test build was made')
+  t.notOk(existsSync(path.join(copy.dir, '.cache/test-builds')), 'nor a folder for one')
 })
 
-t.test('a file counts as using the shared builds when it starts the application, in a process of its own or in the test', async (t) => {
-  t.ok(usesSharedBuilds(projectRoot, 'test/server/sessions.test.ts'), 'createTestApp alone')
-  t.ok(usesSharedBuilds(projectRoot, 'test/browser/actions.test.ts'), 'listenTestApp')
-  t.notOk(usesSharedBuilds(projectRoot, 'test/shared/digest.test.ts'), 'neither')
+t.test('the builds a file uses: each app it starts, or the built server', async (t) => {
+  t.same(buildsOf(projectRoot, 'test/server/sessions.test.ts').sort(), ['fixture', 'production'], 'createTestApp, with and without an app named')
+  t.same(buildsOf(projectRoot, 'test/browser/app.test.ts'), ['production'], 'listenTestApp')
+  t.ok(buildsOf(projectRoot, 'test/server/compression.test.ts').includes('deployed'), 'the application as deployed')
+  t.same(buildsOf(projectRoot, 'test/server/main.test.ts'), ['dist'], 'buildDist')
+  t.ok(usesSharedBuilds(projectRoot, 'test/server/layouts.test.ts'), 'buildFor')
+  t.notOk(usesSharedBuilds(projectRoot, 'test/shared/digest.test.ts'), 'none')
 })
 
 t.test('a tool a chosen file declares is looked for before any test runs', async (t) => {

@@ -54,7 +54,8 @@ t.test('a page the app compresses and one @fastify/compress compresses get the s
 })
 
 t.test('compression on (the default)', async (t) => {
-  const { app, build } = await createTestApp(t)
+  // The application as deployed: its assets' .br and .gz are the build's (the tests' own builds have none).
+  const { app, build } = await createTestApp(t, 'deployed')
   const get = (url: string, encoding?: string, headers: Record<string, string> = {}) =>
     app.inject({ url, headers: { ...(encoding ? { 'accept-encoding': encoding } : {}), ...headers } })
 
@@ -145,7 +146,7 @@ t.test('a streamed page is compressed as it streams: the shell still comes first
 })
 
 t.test('COMPRESSION=off: everything as it is, for a proxy in front to compress', async (t) => {
-  const { app, build } = await createTestApp(t, 'production', { config: { compression: false } })
+  const { app, build } = await createTestApp(t, 'deployed', { config: { compression: false } })
   for (const url of ['/about', '/items/7', '/_data/items/7', build.manifest.entry.file]) {
     const res = await app.inject({ url, headers: { 'accept-encoding': 'br, gzip' } })
     t.equal(res.statusCode, 200, url)
@@ -154,7 +155,7 @@ t.test('COMPRESSION=off: everything as it is, for a proxy in front to compress',
 })
 
 t.test('HEAD answers with the headers its GET would, compressed or not, 304 included, and no body', async (t) => {
-  const { origin, app, build } = await listenTestApp(t)
+  const { origin, app, build } = await listenTestApp(t, 'deployed')
   const send = (method: 'GET' | 'HEAD', url: string, headers: Record<string, string>) =>
     new Promise<{ status: number; headers: Record<string, unknown>; bytes: number }>((resolve, reject) => {
       request(`${origin}${url}`, { method, headers }, (res) => {
