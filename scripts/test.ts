@@ -12,6 +12,10 @@
  * The builds the chosen files use (test/helpers/build.ts) are made first, those not kept
  * from an earlier run, side by side in processes of their own; the test processes
  * then only read them.
+ *
+ * One file, with no tap option, runs as `node --import tsx <file>` prints it (TAP),
+ * without tap's runner: the runner costs seconds of start-up, and more after each
+ * `npm ci`, which resets the Test class tap builds for this project's plugins.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { accessSync, constants, readFileSync, statSync } from 'node:fs'
@@ -194,6 +198,11 @@ function isDirectory(dir: string): boolean {
   return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false
 }
 
+/** tap's configuration (package.json), which a file run without tap's runner is given too. */
+const { tap: tapConfig } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
+  tap: { 'node-arg'?: string[]; timeout?: number }
+}
+
 // Arguments starting with `-` are tap's own options (`--grep`, `--bail`), passed on.
 const tapOptions = process.argv.slice(2).filter((arg) => arg.startsWith('-'))
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
@@ -216,12 +225,20 @@ for (const tool of [CHROMIUM, NGINX, REDIS]) {
 }
 await prepareBuilds(new Set(files.flatMap((file) => buildsOf(projectRoot, file))))
 
-// tap's command, found the way Node finds the package (a copy of the project under
-// test/.build/ uses the checkout's node_modules).
-const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
-const tapBin = (JSON.parse(readFileSync(tapPackage, 'utf8')) as { bin: { tap: string } }).bin.tap
-const tests = start([path.join(path.dirname(tapPackage), tapBin), ...tapOptions, ...files], { env: { ...process.env, ...toolEnv }, stdout: 'pipe' })
-// Pass tap's report through, counting its assertion lines (`ok N - ...` without a
+const env = { ...process.env, ...toolEnv }
+let tests: ChildProcess
+if (files.length === 1 && tapOptions.length === 0) {
+  // tap's runner gives each file its timeout (`tap.timeout`); a file on its own reads it from TAP_TIMEOUT.
+  const timeout = tapConfig.timeout ? { TAP_TIMEOUT: String(tapConfig.timeout) } : {}
+  tests = start([...(tapConfig['node-arg'] ?? []), files[0]!], { env: { ...env, ...timeout }, stdout: 'pipe' })
+} else {
+  // tap's command, found the way Node finds the package (a copy of the project under
+  // test/.build/ uses the checkout's node_modules).
+  const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
+  const tapBin = (JSON.parse(readFileSync(tapPackage, 'utf8')) as { bin: { tap: string } }).bin.tap
+  tests = start([path.join(path.dirname(tapPackage), tapBin), ...tapOptions, ...files], { env, stdout: 'pipe' })
+}
+// Pass the report through, counting its assertion lines (`ok N - ...` without a
 // `# time=`, which only ends a subtest or a file) for the summary.
 let passed = 0
 let failed = 0
