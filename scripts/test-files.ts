@@ -1,10 +1,10 @@
 /**
  * Which files `npm test` runs, which tools each declares it needs
- * (`// test-needs: chromium, nginx, redis` on its first lines), and which builds each
- * uses. scripts/test.ts runs them; test/scripts/commands.test.ts checks the
- * declarations with the same reader.
+ * (`// test-needs: chromium, nginx, redis` on its first lines), which builds each
+ * uses, and which are in the unit tier (`npm run test:unit`). scripts/test.ts runs
+ * them; test/scripts/commands.test.ts checks the declarations with the same reader.
  */
-import { readFileSync, readdirSync } from 'node:fs'
+import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
 import type { BuildKind } from '../test/helpers/build.js'
 
@@ -47,4 +47,37 @@ export function buildsOf(root: string, file: string): BuildKind[] {
 /** True when a test file uses a build (`buildsOf`): `npm test` makes those before tap starts. */
 export function usesSharedBuilds(root: string, file: string): boolean {
   return buildsOf(root, file).length > 0
+}
+
+/** What marks a module as starting processes: a server, a browser, npm, a copy of the project's commands. */
+const STARTS_PROCESSES = /\bfrom '(?:node:)?child_process'|\bfrom 'playwright-core'|\bimport\('(?:node:)?child_process'\)/
+
+/**
+ * The unit tier (`npm run test:unit`): the unit tests and the tests that run the app in
+ * their own process (Fastify's inject, or a port of their own). A file is in it when it
+ * declares no tool (`test-needs`) and starts no process: neither it nor any module it
+ * imports from test/ (helpers, fixtures), however indirectly, imports child_process or
+ * playwright-core. (The esbuild service a build starts does not count: it is the build's.)
+ */
+export function isUnitTier(root: string, file: string): boolean {
+  return needsOf(root, file).length === 0 && !startsProcesses(root, path.resolve(root, file), new Set())
+}
+
+function startsProcesses(root: string, module: string, seen: Set<string>): boolean {
+  if (seen.has(module)) return false
+  seen.add(module)
+  const text = readFileSync(module, 'utf8')
+  if (STARTS_PROCESSES.test(text)) return true
+  const testDir = path.join(root, 'test') + path.sep
+  for (const [, specifier, dynamic] of text.matchAll(/\bfrom '(\.{1,2}\/[^']+)'|\bimport\('(\.{1,2}\/[^']+)'\)/g)) {
+    const imported = sourceOf(path.resolve(path.dirname(module), (specifier ?? dynamic)!))
+    if (imported?.startsWith(testDir) && startsProcesses(root, imported, seen)) return true
+  }
+  return false
+}
+
+/** The source file of an import (`./x.js` is `./x.ts` or `./x.tsx`), if there is one. */
+function sourceOf(target: string): string | undefined {
+  const base = target.replace(/\.(m?js|jsx)$/, '')
+  return [target, `${base}.ts`, `${base}.tsx`, `${base}.mts`].find((candidate) => /\.(m?[jt]sx?)$/.test(candidate) && existsSync(candidate))
 }

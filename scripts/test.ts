@@ -1,6 +1,8 @@
 /**
  * `npm test`: the type check, then every test file with tap. `npm test -- <file>...`:
  * only those files, without the type check (seconds, for the edit-test loop).
+ * `npm run test:unit` (`--unit`): the unit tier, no type check, files in parallel
+ * (docs/decisions/023-test-tiers.md; which files: `isUnitTier` in scripts/test-files.ts).
  *
  * A test file that needs Chromium, nginx or Redis says so on its first line
  * (`// test-needs: chromium, nginx, redis`); only then is the tool looked for: CHROMIUM_PATH /
@@ -23,7 +25,7 @@ import { availableParallelism, constants as osConstants } from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { buildsOf, needsOf, testFiles } from './test-files.js'
+import { buildsOf, isUnitTier, needsOf, testFiles } from './test-files.js'
 import type { BuildKind } from '../test/helpers/build.js'
 
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
@@ -203,10 +205,13 @@ const { tap: tapConfig } = JSON.parse(readFileSync(path.join(projectRoot, 'packa
   tap: { 'node-arg'?: string[]; timeout?: number }
 }
 
-// Arguments starting with `-` are tap's own options (`--grep`, `--bail`), passed on.
-const tapOptions = process.argv.slice(2).filter((arg) => arg.startsWith('-'))
+// Arguments starting with `-` are tap's own options (`--grep`, `--bail`), passed on;
+// `--unit` is this script's.
+const unit = process.argv.includes('--unit')
+const tapOptions = process.argv.slice(2).filter((arg) => arg.startsWith('-') && arg !== '--unit')
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
-if (chosen.length === 0) {
+if (unit && chosen.length > 0) fail('npm run test:unit runs the whole unit tier; to run chosen files: npm test -- <file>...')
+if (chosen.length === 0 && !unit) {
   // The whole suite starts with the type check, as CI runs it.
   const typecheck = spawnSync('npm', ['run', 'typecheck'], { cwd: projectRoot, stdio: 'inherit' })
   if (typecheck.status !== 0) process.exit(typecheck.status ?? 1)
@@ -217,7 +222,8 @@ if (chosen.length === 0) {
 for (const file of chosen) {
   if (!isFile(path.resolve(projectRoot, file))) fail(`There is no test file at ${file}.`)
 }
-const files = chosen.length > 0 ? chosen : testFiles(projectRoot).sort()
+const all = chosen.length > 0 ? chosen : testFiles(projectRoot).sort()
+const files = unit ? all.filter((file) => isUnitTier(projectRoot, file)) : all
 const toolEnv: Record<string, string> = {}
 for (const tool of [CHROMIUM, NGINX, REDIS]) {
   const users = files.filter((file) => needsOf(projectRoot, file).includes(tool.need))
@@ -236,7 +242,10 @@ if (files.length === 1 && tapOptions.length === 0) {
   // test/.build/ uses the checkout's node_modules).
   const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
   const tapBin = (JSON.parse(readFileSync(tapPackage, 'utf8')) as { bin: { tap: string } }).bin.tap
-  tests = start([path.join(path.dirname(tapPackage), tapBin), ...tapOptions, ...files], { env, stdout: 'pipe' })
+  // The unit tier's files share no port, tool or build being made: one per core at once.
+  // The whole suite keeps tap's default (decision 022: the browser and timing tests).
+  const jobs = unit && !tapOptions.some((option) => /^(-j|--jobs)/.test(option)) ? [`--jobs=${availableParallelism()}`] : []
+  tests = start([path.join(path.dirname(tapPackage), tapBin), ...jobs, ...tapOptions, ...files], { env, stdout: 'pipe' })
 }
 // Pass the report through, counting its assertion lines (`ok N - ...` without a
 // `# time=`, which only ends a subtest or a file) for the summary.

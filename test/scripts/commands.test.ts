@@ -3,8 +3,9 @@
  * `npm run build` refuses a type error before bundling, with tsc's message;
  * `npm test -- <file>` runs just that file, without the type check and without
  * looking for tools the file does not declare; Ctrl-C during the test builds leaves
- * no half-made one behind; and every test file that uses Chromium, nginx or Redis
- * declares it, so the declaration cannot drift from the code.
+ * no half-made one behind; every test file that uses Chromium, nginx or Redis
+ * declares it, so the declaration cannot drift from the code; and the unit tier
+ * holds the files that start no process and need no tool.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -13,7 +14,7 @@ import t from 'tap'
 import { projectRoot } from '../helpers/build.js'
 import { copyProject } from '../helpers/project-copy.js'
 import { waitUntil } from '../helpers/wait.js'
-import { buildsOf, needsOf, testFiles, usesSharedBuilds } from '../../scripts/test-files.js'
+import { buildsOf, isUnitTier, needsOf, testFiles, usesSharedBuilds } from '../../scripts/test-files.js'
 
 function run(dir: string, args: readonly string[], env: Record<string, string> = {}) {
   const result = spawnSync('npm', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 240_000 })
@@ -75,6 +76,19 @@ t.test('the builds a file uses: each app it starts, or the built server', async 
   t.same(buildsOf(projectRoot, 'test/server/main.test.ts'), ['dist'], 'buildDist')
   t.ok(usesSharedBuilds(projectRoot, 'test/server/layouts.test.ts'), 'buildFor')
   t.notOk(usesSharedBuilds(projectRoot, 'test/shared/digest.test.ts'), 'none')
+})
+
+t.test('the unit tier: the files that need no tool and start no process, however indirectly', async (t) => {
+  for (const file of ['test/shared/location.test.ts', 'test/server/plugins/pages.test.ts', 'test/server/streaming.test.ts']) {
+    t.ok(isUnitTier(projectRoot, file), `${file}: in the unit tier`)
+  }
+  const outside: Array<[file: string, why: string]> = [
+    ['test/proxy/nginx.test.ts', 'declares nginx'],
+    ['test/browser/app.test.ts', 'declares Chromium'],
+    ['test/scripts/commands.test.ts', 'starts npm (child_process)'],
+    ['test/server/main.test.ts', 'starts the built server (through helpers/server-process.ts)'],
+  ]
+  for (const [file, why] of outside) t.notOk(isUnitTier(projectRoot, file), `${file}: not, it ${why}`)
 })
 
 t.test('a tool a chosen file declares is looked for before any test runs', async (t) => {
