@@ -48,9 +48,7 @@ export async function clickToContent(browser: Browser, origin: string, prefetch:
     await page.locator('html[data-hydrated="true"]').waitFor({ state: 'attached' })
     if (prefetch) {
       // The page's three links (items 1 and 2, about) are prefetched once in view.
-      await page.waitForFunction(
-        () => performance.getEntriesByType('resource').filter((e) => e.name.includes('/_data/')).length >= 3,
-      )
+      await page.waitForFunction(() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/_data/')).length >= 3)
     }
     // Measure a page at rest: prefetches answered, chunks parsed, nothing else running.
     for (let i = 0; i < 2; i++) {
@@ -87,23 +85,25 @@ export function launchChromium(): Promise<Browser> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-const server = await startServer()
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-})
-try {
-  const results: Record<string, number[]> = { prefetched: [], cold: [] }
-  for (let run = 0; run < RUNS; run++) {
-    results.prefetched!.push(await clickToContent(browser, server.origin, true))
-    results.cold!.push(await clickToContent(browser, server.origin, false))
+  const server = await startServer()
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  })
+  try {
+    const results: Record<string, number[]> = { prefetched: [], cold: [] }
+    for (let run = 0; run < RUNS; run++) {
+      results.prefetched!.push(await clickToContent(browser, server.origin, true))
+      results.cold!.push(await clickToContent(browser, server.origin, false))
+    }
+    console.log(`click-to-content, /items/7 -> /items/2, median of ${RUNS} (ms):`)
+    for (const [kind, values] of Object.entries(results)) {
+      console.log(
+        `  ${kind.padEnd(10)} ${median(values).toFixed(1).padStart(7)}   (min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)})`,
+      )
+    }
+  } finally {
+    await browser.close()
+    server.stop()
   }
-  console.log(`click-to-content, /items/7 -> /items/2, median of ${RUNS} (ms):`)
-  for (const [kind, values] of Object.entries(results)) {
-    console.log(`  ${kind.padEnd(10)} ${median(values).toFixed(1).padStart(7)}   (min ${Math.min(...values).toFixed(1)}, max ${Math.max(...values).toFixed(1)})`)
-  }
-} finally {
-  await browser.close()
-  server.stop()
-}
 }

@@ -111,7 +111,10 @@ export interface LayoutModule<L extends AnyLayout = AnyLayout> extends Boundarie
 
 /** Declares a layout's client side: `export default defineLayout(layouts.items, { Component })` (kept like definePage's). */
 export function defineLayout<L extends AnyLayout>(_layout: L, module: LayoutModule<L>): LayoutModule<L> {
-  return Object.defineProperties({ Component: module.Component, ...boundariesOf(module) }, { head: { value: module.head, enumerable: false } }) as LayoutModule<L>
+  return Object.defineProperties(
+    { Component: module.Component, ...boundariesOf(module) },
+    { head: { value: module.head, enumerable: false } },
+  ) as LayoutModule<L>
 }
 
 /** Every layout's client module, by id, checked against the layout table. */

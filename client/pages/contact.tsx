@@ -40,7 +40,10 @@ function ContactPage({ data }: PageProps<typeof routes.contact>) {
             </p>
             <p>
               <label htmlFor={form.file('attachment').id}>
-                Attachment <small>(optional: {describeTypes(CONTACT_ATTACHMENT.types)}, at most {describeBytes(CONTACT_ATTACHMENT.maxBytes)})</small>
+                Attachment{' '}
+                <small>
+                  (optional: {describeTypes(CONTACT_ATTACHMENT.types)}, at most {describeBytes(CONTACT_ATTACHMENT.maxBytes)})
+                </small>
               </label>
               <input {...form.file('attachment')} />
               {form.error('attachment')}

@@ -12,8 +12,8 @@ function HomePage({ data }: PageProps<typeof routes.home>) {
     <article>
       <h1>Server-rendered React on Fastify</h1>
       <p>
-        Pages are rendered on the server, hydrated in the browser and routed client-side. The screens below
-        are examples of what the foundation delivers.
+        Pages are rendered on the server, hydrated in the browser and routed client-side. The screens below are examples of what the foundation
+        delivers.
       </p>
       <ul>
         {data.screens.map((screen) => (

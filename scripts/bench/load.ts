@@ -14,7 +14,14 @@ export interface Load {
 }
 
 /** autocannon's CLI on CPU 1, so the load generator never competes with the server. */
-export async function load(url: string, connections: number, post?: { body: string; contentType: string }, rate?: number, headers: readonly string[] = [], seconds = DURATION_S): Promise<Load> {
+export async function load(
+  url: string,
+  connections: number,
+  post?: { body: string; contentType: string },
+  rate?: number,
+  headers: readonly string[] = [],
+  seconds = DURATION_S,
+): Promise<Load> {
   const args = [path.join(projectRoot, 'node_modules/autocannon/autocannon.js'), '-j', '-c', String(connections), '-d', String(seconds)]
   if (post) args.push('-m', 'POST', '-b', post.body, '-H', `content-type=${post.contentType}`)
   for (const header of headers) args.push('-H', header)

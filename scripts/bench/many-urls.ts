@@ -22,7 +22,7 @@ async function manyUrls(origin: string, total: number): Promise<{ errors: number
   const started = performance.now()
   const one = (i: number) =>
     new Promise<void>((resolve) => {
-      const target = i % 2 === 0 ? `/items/${(i / 2) % 5000 + 1}` : `/about?v=${((i - 1) / 2) % 5000}`
+      const target = i % 2 === 0 ? `/items/${((i / 2) % 5000) + 1}` : `/about?v=${((i - 1) / 2) % 5000}`
       request(origin + target, { agent, headers: { 'accept-encoding': 'br, gzip' } }, (res) => {
         if (res.statusCode !== 200) errors++
         res.resume()

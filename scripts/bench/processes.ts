@@ -64,6 +64,8 @@ export async function stop(child: ChildProcess) {
 }
 
 export function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'))
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'))
   return Math.round(Number(/\d+/.exec(line ?? '')?.[0] ?? 0) / 1024)
 }

@@ -88,14 +88,26 @@ const VS_NEXT = (ratio: number) => `budget ${ratio}x Next.js's, by the side-by-s
 function serverRows({ throughput: t, bytes }: Figures, results: Results): Array<[string, string]> {
   const { limits, compression } = results
   return [
-    ...Object.entries(t.throughput).map(([name, r]): [string, string] => [name, `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`]),
+    ...Object.entries(t.throughput).map(([name, r]): [string, string] => [
+      name,
+      `${r.requestsPerSecond} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, errors ${r.errors}`,
+    ]),
     ['React renderToString (limit)', `${t.rendersPerSecond} pages/s`],
     ['Fastify fixed page (limit)', `${t.fixedPagePerSecond} req/s (${bytes.htmlBytes} bytes)`],
-    ['/items/7 vs combined limit', `${limits.itemsShareOfCombined} of ${Math.round(t.combinedLimit)} req/s (rounds: ${limits.itemsShareOfCombinedPerRound.join(', ')}; budget 0.6)`],
+    [
+      '/items/7 vs combined limit',
+      `${limits.itemsShareOfCombined} of ${Math.round(t.combinedLimit)} req/s (rounds: ${limits.itemsShareOfCombinedPerRound.join(', ')}; budget 0.6)`,
+    ],
     ['/about vs fixed-page limit', `${limits.aboutShareOfFixedPage} (rounds: ${limits.aboutShareOfFixedPagePerRound.join(', ')}; budget 0.7)`],
     ['first-load JS /items/7', `${(bytes.firstLoadJsGzip / 1000).toFixed(1)} KB gzipped (budget 72); HTML ${(bytes.htmlBytes / 1000).toFixed(1)} KB`],
-    ['  as sent (brotli)', `${(bytes.firstLoadJsBrotliSent / 1000).toFixed(1)} KB of scripts (budget 70); HTML ${(bytes.htmlBrotliSent / 1000).toFixed(1)} KB`],
-    ['compressed vs COMPRESSION=off', `/items/7 ${compression.itemsShareOfUncompressed} (rounds: ${compression.itemsShareOfUncompressedPerRound.join(', ')}), /about ${compression.aboutShareOfUncompressed} (rounds: ${compression.aboutShareOfUncompressedPerRound.join(', ')}); budget 0.8`],
+    [
+      '  as sent (brotli)',
+      `${(bytes.firstLoadJsBrotliSent / 1000).toFixed(1)} KB of scripts (budget 70); HTML ${(bytes.htmlBrotliSent / 1000).toFixed(1)} KB`,
+    ],
+    [
+      'compressed vs COMPRESSION=off',
+      `/items/7 ${compression.itemsShareOfUncompressed} (rounds: ${compression.itemsShareOfUncompressedPerRound.join(', ')}), /about ${compression.aboutShareOfUncompressed} (rounds: ${compression.aboutShareOfUncompressedPerRound.join(', ')}); budget 0.8`,
+    ],
   ]
 }
 
@@ -108,15 +120,27 @@ function otherRows({ browser, tunnel: f, rssAfterLoadMb, manyUrls, scaling }: Fi
     ]),
     ['click-to-content prefetched', `${results.browser.clickToContentPrefetchedMsMedian} ms (${VS_NEXT(0.5)})`],
     ['click-to-content cold', `${results.browser.clickToContentColdMsMedian} ms (${VS_NEXT(0.6)})`],
-    ['tunnel (@sentry/node loaded)', `${f.tunnel.requestsPerSecond} envelopes/s (budget 2,000); p99 added: ${signed(f.tunnelModerate.p99Ms - f.directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(f.tunnel.p99Ms - f.direct.p99Ms)} ms at saturation; errors ${results.tunnel.errors}`],
-    ['tunnel alone', `${f.tunnelOnly.requestsPerSecond} envelopes/s; p99 added: ${signed(f.tunnelOnlyModerate.p99Ms - f.directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(f.tunnelOnly.p99Ms - f.direct.p99Ms)} ms at saturation; errors ${results.tunnel.withoutServerSdk.errors}`],
+    [
+      'tunnel (@sentry/node loaded)',
+      `${f.tunnel.requestsPerSecond} envelopes/s (budget 2,000); p99 added: ${signed(f.tunnelModerate.p99Ms - f.directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(f.tunnel.p99Ms - f.direct.p99Ms)} ms at saturation; errors ${results.tunnel.errors}`,
+    ],
+    [
+      'tunnel alone',
+      `${f.tunnelOnly.requestsPerSecond} envelopes/s; p99 added: ${signed(f.tunnelOnlyModerate.p99Ms - f.directModerate.p99Ms)} ms at ${MODERATE_RATE}/s, ${signed(f.tunnelOnly.p99Ms - f.direct.p99Ms)} ms at saturation; errors ${results.tunnel.withoutServerSdk.errors}`,
+    ],
     ['server RSS after load', `${rssAfterLoadMb} MB`],
     [
       'RSS after 100k requests',
       `${manyUrls.rssAfterMb} MB over 10,000 URLs in ${manyUrls.run.seconds.toFixed(0)} s, errors ${manyUrls.run.errors} (budget 250 MB)`,
     ],
-    ...ROW_COUNTS.map((rows): [string, string] => [`/items/7 with ${rows} rows`, `${scaling[String(rows)]!.requestsPerSecond} req/s, p99 ${scaling[String(rows)]!.p99Ms} ms`]),
-    ['time per row', `${results.scaling.usPerRow20To200} us (20 -> 200 rows), ${results.scaling.usPerRow200To2000} us (200 -> 2,000); budget: flat (no superlinear step)`],
+    ...ROW_COUNTS.map((rows): [string, string] => [
+      `/items/7 with ${rows} rows`,
+      `${scaling[String(rows)]!.requestsPerSecond} req/s, p99 ${scaling[String(rows)]!.p99Ms} ms`,
+    ]),
+    [
+      'time per row',
+      `${results.scaling.usPerRow20To200} us (20 -> 200 rows), ${results.scaling.usPerRow200To2000} us (200 -> 2,000); budget: flat (no superlinear step)`,
+    ],
   ]
 }
 
@@ -126,7 +150,9 @@ export function report(figures: Figures): void {
   writeFileSync(path.join(projectRoot, 'bench-results.json'), JSON.stringify(results, null, 2))
   const rows = [...serverRows(figures, results), ...otherRows(figures, results)]
   const width = Math.max(...rows.map(([name]) => name.length))
-  console.log(`\nbench (${TASKSET ? 'server on CPU 0, load on CPU 1' : 'unpinned'}, ${DURATION_S} s per load, c=50 figures: median of ${ROUNDS} rounds):`)
+  console.log(
+    `\nbench (${TASKSET ? 'server on CPU 0, load on CPU 1' : 'unpinned'}, ${DURATION_S} s per load, c=50 figures: median of ${ROUNDS} rounds):`,
+  )
   for (const [name, value] of rows) console.log(`  ${name.padEnd(width)}  ${value}`)
   console.log('\nwritten to bench-results.json')
 }

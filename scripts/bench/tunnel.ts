@@ -28,13 +28,25 @@ export interface TunnelFigures {
 /** One event envelope with 20 breadcrumbs, for `dsn`. */
 function envelopeFor(dsn: string): string {
   return (
-    JSON.stringify({ dsn, sent_at: new Date().toISOString() }) + '\n' + JSON.stringify({ type: 'event' }) + '\n' +
-    JSON.stringify({ event_id: 'a'.repeat(32), message: 'bench', level: 'error', breadcrumbs: Array.from({ length: 20 }, (_, i) => ({ message: `crumb ${i}` })) }) + '\n'
+    JSON.stringify({ dsn, sent_at: new Date().toISOString() }) +
+    '\n' +
+    JSON.stringify({ type: 'event' }) +
+    '\n' +
+    JSON.stringify({
+      event_id: 'a'.repeat(32),
+      message: 'bench',
+      level: 'error',
+      breadcrumbs: Array.from({ length: 20 }, (_, i) => ({ message: `crumb ${i}` })),
+    }) +
+    '\n'
   )
 }
 
 export async function measureTunnel(): Promise<TunnelFigures> {
-  const sink = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/ingest-sink.ts'], { cwd: projectRoot, stdio: ['ignore', 'pipe', 'inherit'] })
+  const sink = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench/ingest-sink.ts'], {
+    cwd: projectRoot,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
   const sinkOrigin = await originOf(sink)
   const dsn = `http://publickey@${new URL(sinkOrigin).host}/1`
   // Once with @sentry/node loaded (SENTRY_DSN, as in production) and once with the tunnel

@@ -34,7 +34,10 @@ export default async function healthRoutes(api: FastifyInstance) {
     },
     async function reportReadiness(request, reply) {
       if (api.lifecycle.draining) {
-        return reply.code(503).header('cache-control', NO_STORE).send(errorBody(request, ErrorCode.DRAINING, 'This instance is shutting down'))
+        return reply
+          .code(503)
+          .header('cache-control', NO_STORE)
+          .send(errorBody(request, ErrorCode.DRAINING, 'This instance is shutting down'))
       }
       reply.header('cache-control', NO_STORE)
       return { status: 'ready' as const }

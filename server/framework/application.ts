@@ -66,7 +66,13 @@ export async function defineServerApp<Table extends RouteTable, Layouts extends 
   }
   checkNoStrayPages(ids)
   return {
-    definition: { router, serverPages: serverPages as ServerPages<Table>, clientPages: product.client.pages, serverLayouts: product.layouts, clientLayouts: product.client.layouts },
+    definition: {
+      router,
+      serverPages: serverPages as ServerPages<Table>,
+      clientPages: product.client.pages,
+      serverLayouts: product.layouts,
+      clientLayouts: product.client.layouts,
+    },
     apiRoutes: product.api,
   }
 }
@@ -115,9 +121,7 @@ function checkNoStrayPages(ids: readonly string[]): void {
       if (!name.endsWith(extension)) continue
       const id = name.slice(0, -extension.length)
       if (!known.has(id)) {
-        throw new ApplicationError(
-          `${dir}/${name} is a ${side} page module without a route: add "${id}" to shared/routes.ts, or remove the file.`,
-        )
+        throw new ApplicationError(`${dir}/${name} is a ${side} page module without a route: add "${id}" to shared/routes.ts, or remove the file.`)
       }
     }
   }

@@ -16,7 +16,10 @@ export function clientAddressKey(reported: string): string {
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 0xff, groups[7]! >> 8, groups[7]! & 0xff].join('.')
   }
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`
 }
 
 /** `a.b.c.d:port` -> `a.b.c.d`, `[v6]:port` and `[v6]` -> `v6`; anything else unchanged. */

@@ -99,7 +99,9 @@ export const STATIC_GZIP_LEVEL = 9
  */
 export function compressOnce(body: string | Buffer, encoding: Encoding): Promise<Buffer> {
   return encoding === 'br'
-    ? brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: STATIC_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) } })
+    ? brotli(body, {
+        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: STATIC_BROTLI_QUALITY, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: Buffer.byteLength(body) },
+      })
     : gzip(body, { level: STATIC_GZIP_LEVEL })
 }
 

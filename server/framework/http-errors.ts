@@ -224,5 +224,7 @@ const PARSER_REFUSALS: Readonly<Record<string, Refusal>> = {
 /** What Node's parser refused, as a refusal; undefined for a connection that just went away. */
 export function clientErrorRefusal(error: { readonly code?: string }): Refusal | undefined {
   if (error.code === 'ECONNRESET') return undefined
-  return (error.code ? PARSER_REFUSALS[error.code] : undefined) ?? { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request is not valid HTTP.' }
+  return (
+    (error.code ? PARSER_REFUSALS[error.code] : undefined) ?? { status: 400, code: ErrorCode.BAD_REQUEST, message: 'The request is not valid HTTP.' }
+  )
 }

@@ -66,10 +66,13 @@ export function boundedStdout(maxBytes: number): LogDestination {
     if (droppedLines === 0 || !log || later) return
     const wait = lastReport + REPORT_INTERVAL_MS - Date.now()
     // On the next tick at the soonest: this event fires inside the stream's own write bookkeeping.
-    later = setTimeout(() => {
-      later = undefined
-      report()
-    }, Math.max(wait, 0))
+    later = setTimeout(
+      () => {
+        later = undefined
+        report()
+      },
+      Math.max(wait, 0),
+    )
     later.unref() // a pending report never keeps the process alive
   }
   stream.on('write', scheduleReport)

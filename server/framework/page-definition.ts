@@ -109,12 +109,13 @@ export interface DocumentHooks {
  * A layout's server side: a loader exactly when the layout declares data, action
  * handlers exactly when it declares actions; the root layout may add document hooks.
  */
-export type ServerLayout<L extends AnyLayout = AnyLayout> = DocumentHooks & ([LayoutDataOf<L>] extends [undefined]
-  ? { readonly loader?: undefined }
-  : {
-      /** Returns the layout's data, or throws `notFound()`, `redirect()` or an `HttpError`. */
-      loader(context: LayoutLoaderContext<L>): LayoutDataOf<L> | Promise<LayoutDataOf<L>>
-    }) &
+export type ServerLayout<L extends AnyLayout = AnyLayout> = DocumentHooks &
+  ([LayoutDataOf<L>] extends [undefined]
+    ? { readonly loader?: undefined }
+    : {
+        /** Returns the layout's data, or throws `notFound()`, `redirect()` or an `HttpError`. */
+        loader(context: LayoutLoaderContext<L>): LayoutDataOf<L> | Promise<LayoutDataOf<L>>
+      }) &
   ([ActionName<L>] extends [never] ? { readonly actions?: undefined } : { readonly actions: LayoutActionHandlers<L> })
 
 /** Declares a layout's server side: `export default defineServerLayout(layouts.items, { loader })`. */

@@ -105,7 +105,13 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
     deleteCookie(name, options = {}) {
       if (!COOKIE_NAME.test(name)) throw new TypeError(`Cookie name ${JSON.stringify(name)} is not a valid token`)
       // With the attributes setCookie gives by default, so the deletion looks like the cookie it ends.
-      const settings = { path: options.path ?? '/', httpOnly: true, secure, sameSite: 'lax' as const, ...(options.domain ? { domain: options.domain } : {}) }
+      const settings = {
+        path: options.path ?? '/',
+        httpOnly: true,
+        secure,
+        sameSite: 'lax' as const,
+        ...(options.domain ? { domain: options.domain } : {}),
+      }
       cookieChanged = true
       effects.push((reply) => void reply.clearCookie(name, settings))
     },

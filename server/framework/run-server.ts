@@ -37,9 +37,7 @@ export async function runServer(application: Application): Promise<void> {
   const config = loadConfigOrExit({ clientBuild: true })
 
   // @sentry/node is loaded only when there is somewhere to report to.
-  const errorReporter = config.monitoring.dsn
-    ? (await import('./monitoring/sentry-reporter.js')).sentryReporter
-    : undefined
+  const errorReporter = config.monitoring.dsn ? (await import('./monitoring/sentry-reporter.js')).sentryReporter : undefined
   const logDestination = boundedStdout(config.logBufferBytes)
   const app = buildApp(config, { application, errorReporter, logStream: logDestination.stream })
   logDestination.reportDropsTo(app.log)

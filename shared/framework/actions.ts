@@ -55,6 +55,4 @@ export interface ActionState {
 }
 
 /** The JSON answer to a form sent by JavaScript (`Accept: application/json`). */
-export type ActionResponse =
-  | { readonly ok: true; readonly redirect: string }
-  | ({ readonly ok: false } & ActionState)
+export type ActionResponse = { readonly ok: true; readonly redirect: string } | ({ readonly ok: false } & ActionState)

@@ -15,7 +15,12 @@ function fingerprint(error: unknown): string {
     .split('\n')
     .filter((line) => /^\s+at /.test(line))
     .slice(0, STACK_FRAMES)
-    .map((line) => line.trim().replace(/:\d+:\d+\)?$/, '').replace(/\?[^\s)]*/, ''))
+    .map((line) =>
+      line
+        .trim()
+        .replace(/:\d+:\d+\)?$/, '')
+        .replace(/\?[^\s)]*/, ''),
+    )
   return [error.name, describe(error), ...frames].join('\n')
 }
 

@@ -10,7 +10,8 @@ import type { AnyLayout, AnyRoute, LayoutTable, Router } from './route-table.js'
 export function checkLayoutRules(router: Pick<Router<any, any>, 'routes' | 'layouts' | 'layoutsOf'>): void {
   const { routes, layouts } = router
   const root = checkLayouts(layouts)
-  for (const [id, route] of Object.entries(routes as Readonly<Record<string, AnyRoute>>)) checkRouteChain(id, route, router.layoutsOf(id), layouts, root)
+  for (const [id, route] of Object.entries(routes as Readonly<Record<string, AnyRoute>>))
+    checkRouteChain(id, route, router.layoutsOf(id), layouts, root)
 }
 
 /** Checks the layout table; returns its root (undefined for an application without layouts). */
@@ -27,7 +28,8 @@ function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
     }
   }
   const roots = all.filter(([, layout]) => !layout.parent).map(([key]) => key)
-  if (roots.length !== 1) throw new Error(`The layout table needs exactly one root layout (one without a parent); it has ${roots.length}: ${roots.join(', ') || 'none'}`)
+  if (roots.length !== 1)
+    throw new Error(`The layout table needs exactly one root layout (one without a parent); it has ${roots.length}: ${roots.join(', ') || 'none'}`)
   return layouts[roots[0]!]
 }
 

@@ -103,8 +103,6 @@ export function isPayload(value: unknown): value is AnyPayload {
   if (typeof value !== 'object' || value === null) return false
   const { kind, buildId, status } = value as Record<string, unknown>
   return (
-    typeof buildId === 'string' &&
-    typeof status === 'number' &&
-    (kind === 'page' || kind === 'not-found' || kind === 'error' || kind === 'redirect')
+    typeof buildId === 'string' && typeof status === 'number' && (kind === 'page' || kind === 'not-found' || kind === 'error' || kind === 'redirect')
   )
 }

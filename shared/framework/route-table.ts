@@ -20,12 +20,11 @@ import type { FileFieldsDecl, FilesDecl } from './uploads.js'
 export type RenderMode = 'static' | 'dynamic'
 
 /** `'/items/:id/:tab'` -> `'id' | 'tab'` */
-export type ParamNames<Pattern extends string> =
-  Pattern extends `${string}:${infer Rest}`
-    ? Rest extends `${infer Name}/${infer Tail}`
-      ? Name | ParamNames<`/${Tail}`>
-      : Rest
-    : never
+export type ParamNames<Pattern extends string> = Pattern extends `${string}:${infer Rest}`
+  ? Rest extends `${infer Name}/${infer Tail}`
+    ? Name | ParamNames<`/${Tail}`>
+    : Rest
+  : never
 
 /** The params object of a pattern: one string per `:name`. */
 export type ParamsOf<Pattern extends string> = { [K in ParamNames<Pattern>]: string }
@@ -106,9 +105,7 @@ export type ActionsOf<R> = R extends { readonly actions?: infer A extends Action
 /** The names of a route's actions (`never` for a route without). */
 export type ActionName<R> = keyof ActionsOf<R> & string
 /** The field names of one action: `'name' | 'email'`. */
-export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly [K in A]: readonly (infer F)[] }
-  ? F & string
-  : never
+export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly [K in A]: readonly (infer F)[] } ? F & string : never
 /** The file fields a route declares, by action (a layout declares none). */
 export type FilesOf<R> = R extends { readonly files?: infer F extends FilesDecl } ? F : {}
 /** The file field names of one action: `'attachment'` (`never` for an action without files). */
@@ -144,7 +141,6 @@ export function route<Data>() {
 
 /** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */
 export type ModeOf<R> = R extends { readonly mode: infer M extends RenderMode } ? M : RenderMode
-
 
 /** A successful match: which route, and its decoded, validated params. */
 export interface RouteMatch<Table extends RouteTable = RouteTable> {
@@ -205,10 +201,7 @@ export interface Router<Table extends RouteTable, Layouts extends LayoutTable = 
   /** The route a raw pathname (no search, no hash) names, or null for a 404. */
   match(pathname: string): RouteMatch<Table> | null
   /** The URL of a route: `href('items', { id: '7' })` -> `/items/7` (params encoded). */
-  href<Id extends keyof Table & string>(
-    id: Id,
-    ...params: ParamNames<PatternOf<Table[Id]>> extends never ? [] : [RouteParams<Table[Id]>]
-  ): string
+  href<Id extends keyof Table & string>(id: Id, ...params: ParamNames<PatternOf<Table[Id]>> extends never ? [] : [RouteParams<Table[Id]>]): string
 }
 
 /**

@@ -37,7 +37,11 @@ t.test('the contact form', async (t) => {
       'Please enter your name.',
       'and the focused field carries its error',
     )
-    t.equal(await page.getByRole('button', { name: 'Send' }).getAttribute('disabled'), null, 'the button is never disabled (focus would fall to the page)')
+    t.equal(
+      await page.getByRole('button', { name: 'Send' }).getAttribute('disabled'),
+      null,
+      'the button is never disabled (focus would fall to the page)',
+    )
     for (const label of ['Name', 'Email', 'Message']) t.equal(await page.getByLabel(label).getAttribute('required'), '', `${label} is required`)
     t.equal(page.url(), `${origin}/contact`)
 
@@ -94,7 +98,10 @@ t.test('the contact form', async (t) => {
     t.same(tracked.dataRequests.slice(asked), [], 'nothing loaded for its redirect')
     t.equal(page.url(), `${origin}/about`, 'still on About')
     t.equal(await page.locator('h1').textContent(), 'About')
-    t.ok(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Grace'), 'the message was sent all the same')
+    t.ok(
+      logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Grace'),
+      'the message was sent all the same',
+    )
   })
 
   t.test('without JavaScript: the same form works with full page loads', async (t) => {
@@ -201,6 +208,9 @@ t.test('actions that change page data (fixture guestbook)', async (t) => {
     await page.getByLabel('Your name').fill('R2-D2')
     await page.getByRole('button', { name: 'Sign' }).click()
     await page.getByText('Letters and spaces only, 1 to 20.').waitFor()
-    t.equal(await page.getByLabel('Your name').getAttribute('aria-describedby'), await page.getByText('Letters and spaces only, 1 to 20.').getAttribute('id'))
+    t.equal(
+      await page.getByLabel('Your name').getAttribute('aria-describedby'),
+      await page.getByText('Letters and spaces only, 1 to 20.').getAttribute('id'),
+    )
   })
 })

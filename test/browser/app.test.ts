@@ -23,7 +23,7 @@ t.test('the example screens in Chromium', async (t) => {
     t.same(errors, [], 'no console error')
   })
 
-  t.test("a page hydrates in the task that runs its scripts, before DOMContentLoaded", async (t) => {
+  t.test('a page hydrates in the task that runs its scripts, before DOMContentLoaded', async (t) => {
     // The page's chunk is the document's script: it hands its module to the entry as it
     // runs, so no dynamic import (a task later, behind DOMContentLoaded) holds hydration up.
     for (const path of ['/about', '/items/7']) {
@@ -34,7 +34,10 @@ t.test('the example screens in Chromium', async (t) => {
         hydrated: performance.getEntriesByName('app:hydrated')[0]!.startTime,
         domContentLoaded: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventStart,
       }))
-      t.ok(timing.hydrated <= timing.domContentLoaded, `${path}: hydrated at ${timing.hydrated} ms, DOMContentLoaded at ${timing.domContentLoaded} ms`)
+      t.ok(
+        timing.hydrated <= timing.domContentLoaded,
+        `${path}: hydrated at ${timing.hydrated} ms, DOMContentLoaded at ${timing.domContentLoaded} ms`,
+      )
       t.same(errors, [], `${path}: no console error`)
     }
   })
@@ -125,7 +128,11 @@ t.test('the example screens in Chromium', async (t) => {
     await page.locator('#route-announcer', { hasText: 'Item list 1' }).waitFor()
     await page.goBack()
     await page.locator('h1', { hasText: 'About' }).waitFor()
-    t.same(await head(), ['<meta name="description" content="How this application renders, hydrates and routes its pages.">'], 'back: the canonical is gone')
+    t.same(
+      await head(),
+      ['<meta name="description" content="How this application renders, hydrates and routes its pages.">'],
+      'back: the canonical is gone',
+    )
     t.equal(await page.evaluate(() => document.querySelectorAll('meta[name="description"]').length), 1)
     t.same(documentRequests, [`${origin}/about`])
   })
@@ -150,7 +157,10 @@ t.test('the example screens in Chromium', async (t) => {
     await waitForHydration(page)
     const [popup] = await Promise.all([
       page.context().waitForEvent('page'),
-      page.locator('main').getByRole('link', { name: 'About' }).click({ modifiers: ['Shift'] }),
+      page
+        .locator('main')
+        .getByRole('link', { name: 'About' })
+        .click({ modifiers: ['Shift'] }),
     ])
     t.ok(popup, 'a new window opened')
     t.equal(page.url(), `${origin}/items/7`, 'the current page stayed')

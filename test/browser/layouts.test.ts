@@ -73,7 +73,7 @@ t.test('the items layout of the production app', async (t) => {
     t.equal(await page.title(), 'Item list 3', 'and the next page shows as usual')
   })
 
-  t.test('the chrome is set in one face, the body text\'s, and the current page is marked without bold', async (t) => {
+  t.test("the chrome is set in one face, the body text's, and the current page is marked without bold", async (t) => {
     const { page } = await openPage(t)
     await page.goto(`${origin}/items/3`)
     await waitForHydration(page)

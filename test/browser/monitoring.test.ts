@@ -31,7 +31,14 @@ async function visitRedirectThenNotFound({ page }: TrackedPage) {
 }
 
 /** What the fixture pages throw on purpose: the errors these tests are about. */
-const DELIBERATE_ERRORS = [/on purpose/, /Early failure/, /After the noise/, /ResizeObserver loop/, /a plain string/, /Rendering failed in the browser/]
+const DELIBERATE_ERRORS = [
+  /on purpose/,
+  /Early failure/,
+  /After the noise/,
+  /ResizeObserver loop/,
+  /a plain string/,
+  /Rendering failed in the browser/,
+]
 
 t.test('browser monitoring', async (t) => {
   const ingest = await startFakeIngest(t)
@@ -131,8 +138,7 @@ t.test('browser monitoring', async (t) => {
 t.test('transactions from the router', async (t) => {
   const ingest = await startFakeIngest(t)
   const { origin } = await listenTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 1) } })
-  const transactions = () =>
-    ingest.items('transaction').map(({ payload }) => ({ name: payload.transaction, op: payload.contexts.trace.op }))
+  const transactions = () => ingest.items('transaction').map(({ payload }) => ({ name: payload.transaction, op: payload.contexts.trace.op }))
 
   t.test('page loads and navigations are named by route pattern; redirects, 404s and superseded ones are dropped', async (t) => {
     const tracked = await openPage(t)
@@ -189,6 +195,9 @@ t.test('without SENTRY_DSN the browser loads no monitoring at all', async (t) =>
   await waitForHydration(tracked.page)
   await tracked.page.getByRole('button', { name: 'Throw', exact: true }).click()
   await waitUntil(() => tracked.errors.length === 1, 'the error happened')
-  t.notOk(scripts.some((url) => url.includes('sentry')), 'no SDK chunk requested')
+  t.notOk(
+    scripts.some((url) => url.includes('sentry')),
+    'no SDK chunk requested',
+  )
   t.equal(await tracked.page.locator('#__monitoring').count(), 0, 'no monitoring config in the page')
 })

@@ -26,8 +26,7 @@ async function scrollOnceAt(page: Page, y: number): Promise<number> {
 t.test('navigation engine', async (t) => {
   const { origin, build } = await listenTestApp(t, 'fixture')
   const chunkOf = (routeId: string) => `${origin}${build.manifest.routes[routeId]!.file}`
-  const countOf = (tracked: TrackedPage, path: string) =>
-    tracked.dataRequests.filter((url) => url === `${origin}/_data${path}`).length
+  const countOf = (tracked: TrackedPage, path: string) => tracked.dataRequests.filter((url) => url === `${origin}/_data${path}`).length
 
   async function open(t: Test, path: string, setup?: (tracked: TrackedPage) => Promise<void>, expectedErrors: readonly RegExp[] = []) {
     const tracked = await openPage(t, {}, expectedErrors)
@@ -58,7 +57,11 @@ t.test('navigation engine', async (t) => {
     t.equal(maxInFlight, 5, 'the queue filled up to 5, never beyond')
     t.equal(held.length, LINK_COUNT, 'every link was prefetched')
     const urls = held.map((route) => new URL(route.request().url()).search)
-    t.same(urls, Array.from({ length: LINK_COUNT }, (_, i) => `?i=${i}`), 'first in, first out')
+    t.same(
+      urls,
+      Array.from({ length: LINK_COUNT }, (_, i) => `?i=${i}`),
+      'first in, first out',
+    )
     t.same(tracked.errors, [])
   })
 
@@ -170,31 +173,39 @@ t.test('navigation engine', async (t) => {
     t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/target?skew=1`])
   })
 
-  t.test("a data request names the browser's build; a server of another build refuses it before its loaders, and the target loads as a document", async (t) => {
-    const sent: Array<string | undefined> = []
-    const answers: number[] = []
-    const tracked = await open(t, '/links', async ({ page }) => {
-      // This document as the build before a deploy served it: the server now runs another.
-      await page.route(`${origin}/links`, async (route) => {
-        const response = await route.fetch()
-        const html = (await response.text()).replace(/"buildId":"[^"]+"/, '"buildId":"the-build-before"')
-        await route.fulfill({ response, body: html })
+  t.test(
+    "a data request names the browser's build; a server of another build refuses it before its loaders, and the target loads as a document",
+    async (t) => {
+      const sent: Array<string | undefined> = []
+      const answers: number[] = []
+      const tracked = await open(t, '/links', async ({ page }) => {
+        // This document as the build before a deploy served it: the server now runs another.
+        await page.route(`${origin}/links`, async (route) => {
+          const response = await route.fetch()
+          const html = (await response.text()).replace(/"buildId":"[^"]+"/, '"buildId":"the-build-before"')
+          await route.fulfill({ response, body: html })
+        })
+        page.on('request', (request) => request.url().includes('/_data/target?skew=2') && sent.push(request.headers()['x-build-id']))
+        page.on('response', (response) => response.url().includes('/_data/target?skew=2') && answers.push(response.status()))
       })
-      page.on('request', (request) => request.url().includes('/_data/target?skew=2') && sent.push(request.headers()['x-build-id']))
-      page.on('response', (response) => response.url().includes('/_data/target?skew=2') && answers.push(response.status()))
-    })
-    await tracked.page.getByRole('link', { name: 'Skewed again' }).click()
-    await tracked.page.waitForURL(`${origin}/target?skew=2`)
-    await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
-    t.same(sent, ['the-build-before'], 'the data request named the build the page runs')
-    t.same(answers, [409], 'refused before its loaders')
-    t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/target?skew=2`])
-  })
+      await tracked.page.getByRole('link', { name: 'Skewed again' }).click()
+      await tracked.page.waitForURL(`${origin}/target?skew=2`)
+      await tracked.page.locator('h1', { hasText: 'Target' }).waitFor()
+      t.same(sent, ['the-build-before'], 'the data request named the build the page runs')
+      t.same(answers, [409], 'refused before its loaders')
+      t.same(tracked.documentRequests, [`${origin}/links`, `${origin}/target?skew=2`])
+    },
+  )
 
   t.test('a route chunk that fails to load (removed by a deploy) becomes a document load', async (t) => {
-    const tracked = await open(t, '/links', async ({ page }) => {
-      await page.route(/\/assets\/chunky-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }))
-    }, [/Failed to fetch dynamically imported module/])
+    const tracked = await open(
+      t,
+      '/links',
+      async ({ page }) => {
+        await page.route(/\/assets\/chunky-[^/]+\.js$/, (route) => route.fulfill({ status: 404, body: 'gone' }))
+      },
+      [/Failed to fetch dynamically imported module/],
+    )
     await tracked.page.getByRole('link', { name: 'Chunky' }).click()
     await tracked.page.waitForURL(`${origin}/chunky`)
     await tracked.page.locator('h1', { hasText: 'Chunky' }).waitFor()
@@ -313,7 +324,10 @@ t.test('navigation engine', async (t) => {
       await route.fulfill({ response: answer, json: { ...payload, data: { ...payload.data, text: 'loaded again' } } })
     })
     await tracked.page.getByRole('link', { name: 'Target', exact: true }).click()
-    await tracked.page.locator('p.text', { hasText: 'loaded again' }).waitFor({ timeout: 10_000 }).catch(() => {})
+    await tracked.page
+      .locator('p.text', { hasText: 'loaded again' })
+      .waitFor({ timeout: 10_000 })
+      .catch(() => {})
     t.equal(await tracked.page.locator('p.text').textContent(), 'loaded again', 'the page loaded again is on screen')
     t.equal(await tracked.page.evaluate(() => history.length), length, 'no entry was added')
     t.equal(tracked.page.url(), `${origin}/target`)
@@ -331,7 +345,7 @@ t.test('navigation engine', async (t) => {
     t.equal(page.url(), `${origin}/target`)
   })
 
-  t.test('a plain in-page link (#section) is the browser\'s: it scrolls there, the page and focus stay; Back and Forward return', async (t) => {
+  t.test("a plain in-page link (#section) is the browser's: it scrolls there, the page and focus stay; Back and Forward return", async (t) => {
     const tracked = await open(t, '/long')
     const { page } = tracked
     const sectionTop = () => page.evaluate(() => document.getElementById('section')!.getBoundingClientRect().top)

@@ -7,10 +7,8 @@ import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 
-const SERVER_ERROR_TEXT =
-  'Application error: a server-side exception has occurred (see the server logs for more information).'
-const CLIENT_ERROR_TEXT =
-  'Application error: a client-side exception has occurred (see the browser console for more information)'
+const SERVER_ERROR_TEXT = 'Application error: a server-side exception has occurred (see the server logs for more information).'
+const CLIENT_ERROR_TEXT = 'Application error: a client-side exception has occurred (see the browser console for more information)'
 
 t.test('loader outcomes and render errors in Chromium', async (t) => {
   const { origin } = await listenTestApp(t, 'fixture')
@@ -28,7 +26,10 @@ t.test('loader outcomes and render errors in Chromium', async (t) => {
     await page.getByRole('button', { name: 'Break me' }).click()
     await page.getByText(CLIENT_ERROR_TEXT).waitFor()
     t.equal(await page.locator('h1').textContent(), CLIENT_ERROR_TEXT)
-    t.ok(errors.some((e) => e.includes('Rendering failed in the browser')), 'the error is in the console')
+    t.ok(
+      errors.some((e) => e.includes('Rendering failed in the browser')),
+      'the error is in the console',
+    )
     // The layout around the page was never touched: its link works, and the next page renders.
     await page.getByRole('link', { name: 'Fixture header link' }).click()
     await page.locator('h1', { hasText: 'Target' }).waitFor()

@@ -48,12 +48,18 @@ t.test('without JavaScript: a plain multipart form', async (t) => {
     const { page } = await openPage(t, { javaScriptEnabled: false })
     await page.goto(`${origin}/contact`)
     await fillMessage(page, 'Wrong Type', { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') })
-    const [answer] = await Promise.all([page.waitForResponse((r) => r.request().method() === 'POST'), page.getByRole('button', { name: 'Send' }).click()])
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Send' }).click(),
+    ])
     t.equal(answer.status(), 422)
     await page.getByText('Please choose a PNG, JPEG or PDF file.').waitFor()
     t.equal(await page.getByLabel('Attachment').getAttribute('aria-invalid'), 'true')
     t.equal(await page.getByLabel('Name').inputValue(), 'Wrong Type', 'what was typed stays')
-    t.notOk(logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Wrong Type'), 'nothing sent')
+    t.notOk(
+      logs.some((l) => l.event === 'contact.message' && (l.contact as any).name === 'Wrong Type'),
+      'nothing sent',
+    )
   })
 })
 
@@ -73,15 +79,14 @@ t.test('with JavaScript: sent by XMLHttpRequest, progress shown', async (t) => {
     const button = page.locator('.contact-form button[type="submit"]')
     await button.click()
     // Two different percentages seen on the button, each read while it was showing.
-    const first = await page.waitForFunction(() => /^Sending… (\d+)%$/.exec(document.querySelector('.contact-form button[type="submit"]')!.textContent!)?.[1])
-    const firstShare = Number(await first.jsonValue())
-    const later = await page.waitForFunction(
-      (seen) => {
-        const share = /^Sending… (\d+)%$/.exec(document.querySelector('.contact-form button[type="submit"]')!.textContent!)?.[1]
-        return share !== undefined && Number(share) > seen && share
-      },
-      firstShare,
+    const first = await page.waitForFunction(
+      () => /^Sending… (\d+)%$/.exec(document.querySelector('.contact-form button[type="submit"]')!.textContent!)?.[1],
     )
+    const firstShare = Number(await first.jsonValue())
+    const later = await page.waitForFunction((seen) => {
+      const share = /^Sending… (\d+)%$/.exec(document.querySelector('.contact-form button[type="submit"]')!.textContent!)?.[1]
+      return share !== undefined && Number(share) > seen && share
+    }, firstShare)
     t.ok(Number(await later.jsonValue()) > firstShare, `the percentage went up (${firstShare}% then ${await later.jsonValue()}%)`)
     const bar = page.getByRole('progressbar', { name: 'Sent so far' })
     t.ok(Number(await bar.getAttribute('value')) > 0, 'a <progress> element says it too')

@@ -33,7 +33,10 @@ t.test('items go out in order, a boundary per group', async (t) => {
   ] as const) {
     const markup = html(count, groupSize)
     t.equal(boundaries(markup), groups, `${count} items in groups of ${groupSize ?? 'the default'}: ${groups} boundaries`)
-    t.same([...markup.matchAll(/<li>(\d+)<\/li>/g)].map((match) => Number(match[1])), Array.from({ length: count }, (_, i) => i))
+    t.same(
+      [...markup.matchAll(/<li>(\d+)<\/li>/g)].map((match) => Number(match[1])),
+      Array.from({ length: count }, (_, i) => i),
+    )
   }
 })
 

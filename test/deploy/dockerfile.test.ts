@@ -31,12 +31,24 @@ t.test('the Dockerfile: a build stage, and a runtime stage with production depen
   const build = dockerfile.stages[0]!
   t.ok(build.name, 'the build stage is named')
   const buildRuns = instructionsOf(build, 'RUN').map((run) => run.args)
-  t.ok(buildRuns.some((run) => /\bnpm ci\b(?!.*--omit)/.test(run)), 'the build stage installs every dependency (npm ci)')
-  t.ok(buildRuns.some((run) => /\bnpm run build\b/.test(run)), 'and builds')
+  t.ok(
+    buildRuns.some((run) => /\bnpm ci\b(?!.*--omit)/.test(run)),
+    'the build stage installs every dependency (npm ci)',
+  )
+  t.ok(
+    buildRuns.some((run) => /\bnpm run build\b/.test(run)),
+    'and builds',
+  )
 
   const runtimeRuns = instructionsOf(runtime, 'RUN').map((run) => run.args)
-  t.ok(runtimeRuns.some((run) => /\bnpm ci\b.*--omit=dev\b/.test(run)), 'the runtime stage installs with --omit=dev')
-  t.notOk(runtimeRuns.some((run) => /\bnpm (run )?build\b|\bnpm install\b/.test(run)), 'and builds nothing')
+  t.ok(
+    runtimeRuns.some((run) => /\bnpm ci\b.*--omit=dev\b/.test(run)),
+    'the runtime stage installs with --omit=dev',
+  )
+  t.notOk(
+    runtimeRuns.some((run) => /\bnpm (run )?build\b|\bnpm install\b/.test(run)),
+    'and builds nothing',
+  )
   const copies = instructionsOf(runtime, 'COPY')
   const distCopy = copies.find((copy) => /\/dist\/?\s+\S*dist\/?$/.test(copy.args))
   t.ok(distCopy, 'the runtime stage copies dist/')
@@ -66,12 +78,18 @@ t.test('the Dockerfile: non-root, node as the command, health check, stop signal
   t.equal((check as string[])[0], 'node', 'run with node itself (no curl in the image)')
   t.match((check as string[]).join(' '), '/api/health', 'on /api/health')
 
-  t.same(instructionsOf(runtime, 'STOPSIGNAL').map((i) => i.args), ['SIGTERM'])
+  t.same(
+    instructionsOf(runtime, 'STOPSIGNAL').map((i) => i.args),
+    ['SIGTERM'],
+  )
   const env = envOf(runtime)
   t.equal(env.HOST, '0.0.0.0', 'listens on every interface of the container')
   t.equal(env.NODE_ENV, 'production')
   t.equal(env.UPLOAD_DIR, '/tmp', 'uploads go to /tmp (an emptyDir when the root file system is read-only)')
-  t.same(instructionsOf(runtime, 'EXPOSE').map((i) => i.args), ['3000'])
+  t.same(
+    instructionsOf(runtime, 'EXPOSE').map((i) => i.args),
+    ['3000'],
+  )
 })
 
 t.test('the Dockerfile reader itself: continuations, comments, JSON arrays, both ENV forms', async (t) => {
@@ -91,7 +109,13 @@ t.test('the Dockerfile reader itself: continuations, comments, JSON arrays, both
     ].join('\n'),
   )
   t.equal(parsed.preamble.length, 1)
-  t.same(parsed.stages.map((stage) => [stage.name, stage.from]), [['one', '$BASE'], [undefined, 'scratch']])
+  t.same(
+    parsed.stages.map((stage) => [stage.name, stage.from]),
+    [
+      ['one', '$BASE'],
+      [undefined, 'scratch'],
+    ],
+  )
   t.equal(parsed.stages[0]!.instructions[0]!.args, 'a && b')
   t.same(envOf(parsed.stages[0]!), { A: '1', B: 'two words', C: 'three words' })
   t.equal(copiesFrom(parsed.stages[1]!.instructions[0]!), 'one')
@@ -106,7 +130,10 @@ t.test('.dockerignore keeps installed and built files, the repository and test o
     .map((line) => line.trim())
     .filter((line) => line && !line.startsWith('#'))
   for (const entry of ['node_modules', 'dist', '.git', 'test/.build', '.tap']) t.ok(ignored.includes(entry), entry)
-  t.notOk(ignored.some((entry) => /^(server|client|shared|scripts|test|package\.json|package-lock\.json|tsconfig.*)$/.test(entry)), 'what the build needs stays in')
+  t.notOk(
+    ignored.some((entry) => /^(server|client|shared|scripts|test|package\.json|package-lock\.json|tsconfig.*)$/.test(entry)),
+    'what the build needs stays in',
+  )
 })
 
 t.test('what the built server imports from node_modules is in "dependencies" (the runtime stage has nothing else)', async (t) => {
@@ -120,7 +147,7 @@ t.test('what the built server imports from node_modules is in "dependencies" (th
       imported.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!)
     }
   }
-  t.ok(imported.has('fastify') && imported.has('react'), 'the scan finds the bundle\'s imports')
+  t.ok(imported.has('fastify') && imported.has('react'), "the scan finds the bundle's imports")
   for (const name of [...imported].sort()) {
     t.ok(packageJson.dependencies[name], `${name} is a production dependency`)
   }
@@ -128,7 +155,7 @@ t.test('what the built server imports from node_modules is in "dependencies" (th
   t.notMatch(launcher, /\.\.\/\.\.\/|\b(server|client|shared)\/[\w/-]+\.tsx?\b/, 'the launcher reads nothing from the sources')
 })
 
-t.test('as PID 1 of its own PID namespace, with the image\'s environment: SIGTERM drains an in-flight request, exit 0', async (t) => {
+t.test("as PID 1 of its own PID namespace, with the image's environment: SIGTERM drains an in-flight request, exit 0", async (t) => {
   if (process.getuid?.() !== 0) {
     t.comment('not run: a PID namespace (unshare --pid) needs root here; run the suite as root to cover it')
     return
@@ -163,7 +190,10 @@ t.test('as PID 1 of its own PID namespace, with the image\'s environment: SIGTER
   const exited = once(child, 'exit')
 
   await waitForOutput(server, new RegExp(`"msg":"Server listening at http://127\\.0\\.0\\.1:${port}"`))
-  const listening = server.output().split('\n').find((line) => line.includes('Server listening'))!
+  const listening = server
+    .output()
+    .split('\n')
+    .find((line) => line.includes('Server listening'))!
   t.equal(JSON.parse(listening).pid, 1, 'node is PID 1 in its namespace')
   // The namespace's PID 1, as this test sees it: unshare's only child.
   const children = () =>
@@ -179,7 +209,10 @@ t.test('as PID 1 of its own PID namespace, with the image\'s environment: SIGTER
   const origin = `http://127.0.0.1:${port}`
   t.equal((await fetch(`${origin}/api/ready`)).status, 200)
   const inFlight = startInFlightPost(origin)
-  await waitUntil(() => /"url":"\/contact".*"msg":"incoming request"|"msg":"incoming request".*"url":"\/contact"/.test(output), 'the server has the request')
+  await waitUntil(
+    () => /"url":"\/contact".*"msg":"incoming request"|"msg":"incoming request".*"url":"\/contact"/.test(output),
+    'the server has the request',
+  )
 
   process.kill(pid1, 'SIGTERM')
   await waitForOutput(server, /"msg":"draining: readiness is 503"/)

@@ -19,7 +19,9 @@ type Manifest = Record<string, any>
 
 /** Every document of every YAML file in the folder, by file; a YAML error fails at once. */
 const files = new Map<string, Manifest[]>()
-for (const name of readdirSync(dir).filter((file) => /\.ya?ml$/.test(file)).sort()) {
+for (const name of readdirSync(dir)
+  .filter((file) => /\.ya?ml$/.test(file))
+  .sort()) {
   const documents = parseAllDocuments(readFileSync(path.join(dir, name), 'utf8'))
   const list = Array.isArray(documents) ? documents : [documents]
   for (const document of list) {
@@ -64,10 +66,7 @@ function quantity(text: string | number): number {
 }
 
 t.test('every file parses; each object has apiVersion, kind and a name; kustomization lists all but the secret template', async (t) => {
-  t.same(
-    [...files.keys()],
-    ['deployment.yaml', 'hpa.yaml', 'kustomization.yaml', 'pdb.yaml', 'secret.example.yaml', 'service.yaml'],
-  )
+  t.same([...files.keys()], ['deployment.yaml', 'hpa.yaml', 'kustomization.yaml', 'pdb.yaml', 'secret.example.yaml', 'service.yaml'])
   for (const manifest of all) {
     t.ok(manifest.apiVersion && manifest.kind, `${manifest.kind}: apiVersion and kind`)
     if (manifest.kind !== 'Kustomization') t.ok(manifest.metadata?.name, `${manifest.kind} is named`)
@@ -83,16 +82,20 @@ t.test('every file parses; each object has apiVersion, kind and a name; kustomiz
   )
 })
 
-t.test('the container environment is valid configuration, and the port is the app\'s', async (t) => {
+t.test("the container environment is valid configuration, and the port is the app's", async (t) => {
   t.equal(effective.port, defaults.port, 'PORT is the default one (server/framework/config.ts)')
   const ports: Array<{ name: string; containerPort: number }> = container.ports
-  t.same(ports.map((port) => port.containerPort), [effective.port], 'the container port is the one the app listens on')
+  t.same(
+    ports.map((port) => port.containerPort),
+    [effective.port],
+    'the container port is the one the app listens on',
+  )
   const exposed = instructionsOf(readDockerfile(path.join(projectRoot, 'Dockerfile')).stages.at(-1)!, 'EXPOSE').map((i) => Number(i.args))
   t.same(exposed, [effective.port], "and the image's EXPOSE")
-  t.equal(plainEnv.HOST, undefined, "HOST comes from the image (0.0.0.0), not repeated here")
+  t.equal(plainEnv.HOST, undefined, 'HOST comes from the image (0.0.0.0), not repeated here')
 })
 
-t.test('probes: readiness on /api/ready, liveness on /api/health, both on the app\'s port, both answered by the app', async (t) => {
+t.test("probes: readiness on /api/ready, liveness on /api/health, both on the app's port, both answered by the app", async (t) => {
   const portOf = (probe: any) => {
     const port = probe.httpGet.port
     return typeof port === 'number' ? port : container.ports.find((entry: any) => entry.name === port)?.containerPort
@@ -152,7 +155,9 @@ t.test('SESSION_SECRET comes from a Secret, never from the manifest; the templat
 t.test('non-root, read-only root file system, /tmp writable for uploads', async (t) => {
   t.equal(pod.securityContext.runAsNonRoot, true)
   t.not(pod.securityContext.runAsUser, 0)
-  const user = instructionsOf(readDockerfile(path.join(projectRoot, 'Dockerfile')).stages.at(-1)!, 'USER').at(-1)!.args.split(':')[0]
+  const user = instructionsOf(readDockerfile(path.join(projectRoot, 'Dockerfile')).stages.at(-1)!, 'USER')
+    .at(-1)!
+    .args.split(':')[0]
   t.equal(String(pod.securityContext.runAsUser), user, "the image's user")
   t.equal(container.securityContext.readOnlyRootFilesystem, true)
   t.equal(container.securityContext.allowPrivilegeEscalation, false)

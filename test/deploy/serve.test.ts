@@ -60,7 +60,10 @@ t.test('npm run serve: SIGTERM to npm drains an in-flight request and exits 0', 
   t.not(serverPid, child.pid, 'npm is the process the operator signals; node is another one')
   const origin = `http://127.0.0.1:${port}`
   const inFlight = startInFlightPost(origin)
-  await waitUntil(() => /"url":"\/contact".*"msg":"incoming request"|"msg":"incoming request".*"url":"\/contact"/.test(output), 'the server has the request')
+  await waitUntil(
+    () => /"url":"\/contact".*"msg":"incoming request"|"msg":"incoming request".*"url":"\/contact"/.test(output),
+    'the server has the request',
+  )
 
   child.kill('SIGTERM')
   await waitForOutput(npm, /"signal":"SIGTERM"[^\n]*"msg":"draining: readiness is 503"/)

@@ -25,15 +25,17 @@ function scriptsCarryNonce(html: string, csp: string): boolean {
  * static one has a nonce there; production's static pages need none) and the build id.
  */
 function comparable(html: string): string {
-  return html
-    .replace(/<link rel="modulepreload"[^>]*>/g, '')
-    // Production writes the stylesheet into the document, development links Vite's.
-    .replace(/<style>[^<]*<\/style>/g, '<link rel="stylesheet" href="/assets/style.css">')
-    .replace(/<meta property="csp-nonce"[^>]*>/g, '')
-    .replace(/<script type="module" nonce="[^"]*">[^<]*<\/script>/g, '')
-    .replace(/ nonce="[^"]*"/g, '')
-    .replace(/ (href|src)="\/(assets|client)\/[^"]*"/g, ' $1="ASSET"')
-    .replace(/"buildId":"[^"]*"/g, '"buildId":"B"')
+  return (
+    html
+      .replace(/<link rel="modulepreload"[^>]*>/g, '')
+      // Production writes the stylesheet into the document, development links Vite's.
+      .replace(/<style>[^<]*<\/style>/g, '<link rel="stylesheet" href="/assets/style.css">')
+      .replace(/<meta property="csp-nonce"[^>]*>/g, '')
+      .replace(/<script type="module" nonce="[^"]*">[^<]*<\/script>/g, '')
+      .replace(/ nonce="[^"]*"/g, '')
+      .replace(/ (href|src)="\/(assets|client)\/[^"]*"/g, ' $1="ASSET"')
+      .replace(/"buildId":"[^"]*"/g, '"buildId":"B"')
+  )
 }
 
 /** A CSP header as directive -> sources, nonces taken out. */
@@ -87,7 +89,7 @@ t.test('pages: server-rendered like production, then Fast Refresh', async (t) =>
     t.notOk('worker-src' in built, 'production allows no blob worker')
   })
 
-  t.test('the terminal has one line per page, data or action request, none for Vite\'s modules', async (t) => {
+  t.test("the terminal has one line per page, data or action request, none for Vite's modules", async (t) => {
     const from = dev.output().length
     const { page } = await openPage(t)
     // A query no other test asks for: a line from an earlier request may still arrive.
@@ -96,7 +98,11 @@ t.test('pages: server-rendered like production, then Fast Refresh', async (t) =>
     await page.getByRole('link', { name: 'See item list 1' }).click()
     await page.getByRole('heading', { name: 'Item list 1' }).waitFor()
     await dev.waitForOutput(/GET \/_data\/items\/1 200 \d+ ms/, from)
-    const lines = dev.output().slice(from).split('\n').filter((line) => / (GET|POST|HEAD) \//.test(line))
+    const lines = dev
+      .output()
+      .slice(from)
+      .split('\n')
+      .filter((line) => / (GET|POST|HEAD) \//.test(line))
     t.equal(lines.filter((line) => / GET \/about\?log=1 200 \d+ ms/.test(line)).length, 1, 'the page: one line, status and duration')
     t.equal(lines.filter((line) => /GET \/_data\/items\/1 200 \d+ ms/.test(line)).length, 1, 'its data: one line')
     t.same(
@@ -157,7 +163,9 @@ t.test('server code: edits restart the server; failures show the real error in d
     await page.goto(`${dev.origin}/about`)
     await waitForHydration(page)
     const from = dev.output().length
-    await editServer(dev, 'server/pages/about.ts', (text) => text.replace("paragraph:\n      'This application", "paragraph:\n      'Edited: this application"))
+    await editServer(dev, 'server/pages/about.ts', (text) =>
+      text.replace("paragraph:\n      'This application", "paragraph:\n      'Edited: this application"),
+    )
     await dev.waitForOutput(/\[dev\] restarted in \d+ ms/, from)
     t.match(dev.output().slice(from), /\[dev\] restarted in \d+ ms/, 'the terminal says how long the restart took')
     await page.getByText(/^Edited: this application/).waitFor({ timeout: 20_000 })
@@ -193,7 +201,10 @@ t.test('server code: edits restart the server; failures show the real error in d
 
   t.test('a loader error: the overlay in the browser and the terminal have its message and stack', async (t) => {
     await editServer(dev, 'server/pages/items.ts', (text) =>
-      text.replace('loader: ({ params }) => {', "loader: ({ params }) => {\n    if (params.id === '13') throw new Error('loader exploded on purpose')"),
+      text.replace(
+        'loader: ({ params }) => {',
+        "loader: ({ params }) => {\n    if (params.id === '13') throw new Error('loader exploded on purpose')",
+      ),
     )
     const from = dev.output().length
     const { page, errors } = await openPage(t)
@@ -217,7 +228,10 @@ t.test('server code: edits restart the server; failures show the real error in d
 
   t.test('a render error: the 500 page opens the overlay with the component error', async (t) => {
     dev.edit('client/pages/about.tsx', (text) =>
-      text.replace('function AboutPage({ data }: PageProps<typeof routes.about>) {', "function AboutPage({ data }: PageProps<typeof routes.about>) {\n  if (data) throw new Error('render exploded on purpose')"),
+      text.replace(
+        'function AboutPage({ data }: PageProps<typeof routes.about>) {',
+        "function AboutPage({ data }: PageProps<typeof routes.about>) {\n  if (data) throw new Error('render exploded on purpose')",
+      ),
     )
     const { page } = await openPage(t)
     // The edit reaches Vite's module runner through its file watcher: load until it has.

@@ -85,11 +85,7 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
 }
 
 /** Starts the app on a real 127.0.0.1 port (browser tests); closed with the test. */
-export async function listenTestApp(
-  t: Test,
-  which: BuiltApp = 'production',
-  options: TestAppOptions = {},
-): Promise<TestApp & { origin: string }> {
+export async function listenTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp & { origin: string }> {
   const testApp = await createTestApp(t, which, options)
   const address = await testApp.app.listen({ host: '127.0.0.1', port: 0 })
   return { ...testApp, origin: address }

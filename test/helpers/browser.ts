@@ -23,13 +23,11 @@ let shared: Promise<Browser> | undefined
 
 /** One browser per test process; each test gets its own context (cookies, cache). */
 function launch(): Promise<Browser> {
-  shared ??= chromium
-    .launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS })
-    .then((browser) => {
-      // Closed when the file's last test is done, or the process would stay alive.
-      tap.teardown(() => browser.close())
-      return browser
-    })
+  shared ??= chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS }).then((browser) => {
+    // Closed when the file's last test is done, or the process would stay alive.
+    tap.teardown(() => browser.close())
+    return browser
+  })
   return shared
 }
 
@@ -55,11 +53,7 @@ export interface TrackedPage {
  * exception that matches none of `expectedErrors` fails the test at once (a hydration
  * warning, a CSP violation, a crash the test did not cause on purpose).
  */
-export async function openPage(
-  t: Test,
-  options: BrowserContextOptions = {},
-  expectedErrors: readonly RegExp[] = [],
-): Promise<TrackedPage> {
+export async function openPage(t: Test, options: BrowserContextOptions = {}, expectedErrors: readonly RegExp[] = []): Promise<TrackedPage> {
   const browser = await launch()
   const context = await browser.newContext(options)
   t.teardown(() => context.close())

@@ -12,7 +12,6 @@ import { waitForOutput } from './server-process.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
-
 export interface DevServer {
   readonly origin: string
   /** The copy of the project it serves. */

@@ -108,7 +108,11 @@ function words(text: string): string[] {
   const found: string[] = []
   const word = /(?:[^\s"']+|"(?:[^"\\]|\\.)*"|'[^']*')+/g
   for (const [raw] of text.matchAll(word)) {
-    found.push(raw.replace(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g, (_all, double?: string, single?: string) => (double !== undefined ? double.replace(/\\(.)/g, '$1') : single!)))
+    found.push(
+      raw.replace(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g, (_all, double?: string, single?: string) =>
+        double !== undefined ? double.replace(/\\(.)/g, '$1') : single!,
+      ),
+    )
   }
   return found
 }

@@ -43,13 +43,13 @@ const encodingChoices = fc.array(fc.boolean(), { minLength: 1, maxLength: 8 })
 // Dot segments are left out: light-my-request (app.inject) resolves them before the
 // app sees the URL, as a browser would; the raw-socket tests cover them.
 const segment = fc
-  .tuple(text.filter((value) => value !== '.' && value !== '..'), encodingChoices)
+  .tuple(
+    text.filter((value) => value !== '.' && value !== '..'),
+    encodingChoices,
+  )
   .map(([value, choices]) => encodedText(value, choices, '%20'))
 
-const itemId = fc.oneof(
-  fc.integer({ min: 0, max: 999_999 }).map(String),
-  fc.bigInt({ min: 10n ** 15n, max: 10n ** 18n }).map(String),
-)
+const itemId = fc.oneof(fc.integer({ min: 0, max: 999_999 }).map(String), fc.bigInt({ min: 10n ** 15n, max: 10n ** 18n }).map(String))
 
 /** A path that names one of the production routes, or none of them. */
 const path = fc.oneof(

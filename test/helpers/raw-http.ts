@@ -76,7 +76,12 @@ export function rawUntilClosed(origin: string, request: string | Buffer, timeout
  * carry the Expect header) first, `body` only once the server says 100 Continue. Resolves
  * with every byte the server sent until it closed the connection, and whether the body went.
  */
-export async function rawWithContinue(origin: string, head: string, body: string, timeoutMs = 10_000): Promise<{ answer: string; bodySent: boolean }> {
+export async function rawWithContinue(
+  origin: string,
+  head: string,
+  body: string,
+  timeoutMs = 10_000,
+): Promise<{ answer: string; bodySent: boolean }> {
   let bodySent = false
   const answer = await untilClosed(origin, head, timeoutMs, (soFar, socket) => {
     if (!bodySent && soFar.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) {
@@ -88,7 +93,12 @@ export async function rawWithContinue(origin: string, head: string, body: string
 }
 
 /** Writes `request`, then collects the answer (calling `onData` with all of it so far) until the server closes. */
-function untilClosed(origin: string, request: string | Buffer, timeoutMs: number, onData?: (soFar: string, socket: net.Socket) => void): Promise<string> {
+function untilClosed(
+  origin: string,
+  request: string | Buffer,
+  timeoutMs: number,
+  onData?: (soFar: string, socket: net.Socket) => void,
+): Promise<string> {
   const { hostname, port } = new URL(origin)
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname)

@@ -29,7 +29,10 @@ function loadApplication(dir: string): { status: number | null; stderr: string }
 t.test('a route, then its modules, one file at a time: each missing one is named', async (t) => {
   const copy = copyProject(t, 'application')
   copy.edit('shared/routes.ts', (text) =>
-    text.replace("about: route<AboutData>()({ pattern: '/about', mode: 'static' }),", "$&\n  extra: route<AboutData>()({ pattern: '/extra', mode: 'static' }),"),
+    text.replace(
+      "about: route<AboutData>()({ pattern: '/about', mode: 'static' }),",
+      "$&\n  extra: route<AboutData>()({ pattern: '/extra', mode: 'static' }),",
+    ),
   )
   let loaded = loadApplication(copy.dir)
   t.not(loaded.status, 0)

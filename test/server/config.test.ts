@@ -56,18 +56,24 @@ t.test('valid values are parsed into their types', async (t) => {
     [{ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }, { trustProxy: ['10.0.0.0/8', '127.0.0.1'] }],
     [{ TRUST_PROXY: '::1,fd00::/8' }, { trustProxy: ['::1', 'fd00::/8'] }],
     [{ TRUST_PROXY: 'loopback, uniquelocal' }, { trustProxy: ['loopback', 'uniquelocal'] }],
-    [{ ALLOWED_HOSTS: 'app.example.com, .example.org, localhost:3000, [::1], *' }, {
-      allowedHosts: [
-        { kind: 'name', hostname: 'app.example.com', subdomains: false, port: undefined },
-        { kind: 'name', hostname: 'example.org', subdomains: true, port: undefined },
-        { kind: 'name', hostname: 'localhost', subdomains: false, port: '3000' },
-        { kind: 'name', hostname: '[::1]', subdomains: false, port: undefined },
-        { kind: 'any' },
-      ],
-    }],
+    [
+      { ALLOWED_HOSTS: 'app.example.com, .example.org, localhost:3000, [::1], *' },
+      {
+        allowedHosts: [
+          { kind: 'name', hostname: 'app.example.com', subdomains: false, port: undefined },
+          { kind: 'name', hostname: 'example.org', subdomains: true, port: undefined },
+          { kind: 'name', hostname: 'localhost', subdomains: false, port: '3000' },
+          { kind: 'name', hostname: '[::1]', subdomains: false, port: undefined },
+          { kind: 'any' },
+        ],
+      },
+    ],
     [{ ALLOWED_ORIGINS: 'https://a.example, http://localhost:5173' }, { allowedOrigins: ['https://a.example', 'http://localhost:5173'] }],
     [{ ALLOWED_ORIGINS: 'https://a.example/' }, { allowedOrigins: ['https://a.example'] }],
-    [{ SHUTDOWN_DELAY_MS: '0', SHUTDOWN_GRACE_MS: '30000' }, { shutdownDelayMs: 0, shutdownGraceMs: 30_000 }],
+    [
+      { SHUTDOWN_DELAY_MS: '0', SHUTDOWN_GRACE_MS: '30000' },
+      { shutdownDelayMs: 0, shutdownGraceMs: 30_000 },
+    ],
     [{ SENTRY_TRACES_SAMPLE_RATE: '0.25' }, { monitoring: { tracesSampleRate: 0.25 } }],
     [{ SESSION_SECRET: 'n'.repeat(32), SESSION_SECRET_PREVIOUS: 'o'.repeat(40) }, { sessionSecrets: ['n'.repeat(32), 'o'.repeat(40)] }],
   ]
@@ -134,7 +140,10 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
 })
 
 t.test('a bad REDIS_URL is refused without repeating it: it may hold a password', async (t) => {
-  t.throws(() => loadConfig({ REDIS_URL: 'http://:hunter2@redis:6379' }), { variable: 'REDIS_URL', message: /^REDIS_URL must be a Redis URL like redis:\/\// })
+  t.throws(() => loadConfig({ REDIS_URL: 'http://:hunter2@redis:6379' }), {
+    variable: 'REDIS_URL',
+    message: /^REDIS_URL must be a Redis URL like redis:\/\//,
+  })
   try {
     loadConfig({ REDIS_URL: 'http://:hunter2@redis:6379' })
   } catch (error) {

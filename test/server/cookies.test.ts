@@ -8,7 +8,6 @@ import { collectResponse } from '../../server/framework/response-control.js'
 import { createTestApp } from '../helpers/app.js'
 import { setCookies } from '../helpers/cookies.js'
 
-
 t.test('a dynamic loader reads and sets cookies and headers, in HTML and page data alike', async (t) => {
   const { app } = await createTestApp(t, 'fixture')
   const first = await app.inject('/cookie-jar')
@@ -56,11 +55,20 @@ t.test('actions read and set cookies on their redirect and on their JSON answer'
   t.same(setCookies(remember), ['remembered=blue; Path=/; SameSite=Strict'], 'its own options win over the defaults')
 })
 
-t.test('a static page answer carries no cookie, and the server refuses headers that are not a page\'s', async (t) => {
+t.test("a static page answer carries no cookie, and the server refuses headers that are not a page's", async (t) => {
   const { app } = await createTestApp(t, 'fixture')
   t.same(setCookies(await app.inject('/static-page')), [])
   const { control } = collectResponse({ protocol: 'http', headers: {}, cookies: {}, server: app } as never)
-  for (const name of ['Set-Cookie', 'content-security-policy', 'Location', 'x-request-id', 'Referrer-Policy', 'Cross-Origin-Opener-Policy', 'Refresh', 'Cache-Control']) {
+  for (const name of [
+    'Set-Cookie',
+    'content-security-policy',
+    'Location',
+    'x-request-id',
+    'Referrer-Policy',
+    'Cross-Origin-Opener-Policy',
+    'Refresh',
+    'Cache-Control',
+  ]) {
     t.throws(() => control.setHeader(name, 'x'), TypeError, name)
   }
   t.throws(() => control.setHeader('x-ok', 'a\r\nSet-Cookie: evil=1'), 'no header injection')

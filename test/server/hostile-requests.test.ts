@@ -32,7 +32,10 @@ function assertAppAnswer(t: Test, headers: Headers, body: string, label: string,
 /** The text React rendered into `<main>`, tags removed. */
 function mainText(html: string): string {
   const main = /<main id="main"[^>]*>([^]*?)<\/main>/.exec(html)
-  return (main?.[1] ?? '').replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim()
+  return (main?.[1] ?? '')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
 }
 
 t.test('percent-encoded URLs render their page on the server, in HTML and as page data', async (t) => {
@@ -75,13 +78,22 @@ t.test('a malformed URL is refused with 400 in the form of its surface', async (
   t.equal(api.statusCode, 400)
   t.match(api.headers['content-type'], /^application\/json/)
   t.same(api.json(), {
-    error: { code: 'APP_ERR_BAD_URL', message: 'The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.', requestId: api.headers['x-request-id'] },
+    error: {
+      code: 'APP_ERR_BAD_URL',
+      message: 'The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.',
+      requestId: api.headers['x-request-id'],
+    },
   })
   assertAppAnswer(t, api.headers, api.body, '/api', '%E0')
 
   const data = await app.inject('/_data/items/%E0%A4%A')
   t.equal(data.statusCode, 400)
-  t.same(data.json(), { kind: 'error', status: 400, message: 'The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.', buildId: build.manifest.buildId })
+  t.same(data.json(), {
+    kind: 'error',
+    status: 400,
+    message: 'The address is malformed: a path starts with / and its percent-encoding is valid UTF-8.',
+    buildId: build.manifest.buildId,
+  })
   assertAppAnswer(t, data.headers, data.body, '/_data', '%E0')
 
   const post = await app.inject({ method: 'POST', url: '/contact/%E0', headers: { origin: 'http://localhost:80' }, payload: 'x=1' })
@@ -94,8 +106,18 @@ t.test('bodies Fastify refuses before a handler runs are refused the app way', a
   const cases: Array<[label: string, request: InjectOptions, status: number, code: string]> = [
     ['bad JSON', { method: 'POST', url: '/api/echo', headers: json, payload: '{"count":' }, 400, 'APP_ERR_BAD_JSON'],
     ['empty JSON', { method: 'POST', url: '/api/echo', headers: json, payload: '' }, 400, 'APP_ERR_BAD_JSON'],
-    ['wrong type', { method: 'POST', url: '/api/echo', headers: { 'content-type': 'application/xml' }, payload: '<x/>' }, 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE'],
-    ['too large', { method: 'POST', url: '/api/echo', headers: json, payload: `{"count":1,"pad":"${'x'.repeat(1_100_000)}"}` }, 413, 'APP_ERR_BODY_TOO_LARGE'],
+    [
+      'wrong type',
+      { method: 'POST', url: '/api/echo', headers: { 'content-type': 'application/xml' }, payload: '<x/>' },
+      415,
+      'APP_ERR_UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'too large',
+      { method: 'POST', url: '/api/echo', headers: json, payload: `{"count":1,"pad":"${'x'.repeat(1_100_000)}"}` },
+      413,
+      'APP_ERR_BODY_TOO_LARGE',
+    ],
   ]
   for (const [label, request, status, code] of cases) {
     const res = await app.inject(request)
@@ -134,7 +156,19 @@ t.test('requests Node refuses before Fastify sees them: 431 and broken requests,
 
 t.test('no redirect leaves the site', async (t) => {
   const { app, origin } = await listenTestApp(t)
-  const shapes = ['/\\evil.example/', '/\\/evil.example/', '/%5Cevil.example/', '//evil.example/', '///evil.example/', '/%2F%2Fevil.example/', '/%2F/evil.example/', '/%09/evil.example/', '/%0A/evil.example/', '/%5C%5Cevil.example/', '/./\\evil.example/']
+  const shapes = [
+    '/\\evil.example/',
+    '/\\/evil.example/',
+    '/%5Cevil.example/',
+    '//evil.example/',
+    '///evil.example/',
+    '/%2F%2Fevil.example/',
+    '/%2F/evil.example/',
+    '/%09/evil.example/',
+    '/%0A/evil.example/',
+    '/%5C%5Cevil.example/',
+    '/./\\evil.example/',
+  ]
   for (const shape of shapes) {
     const html = await app.inject(shape)
     const location = String(html.headers.location ?? '')
@@ -225,7 +259,10 @@ t.test('Host: one, and one this server answers', async (t) => {
       payload: '_action=send&name=Mallory&email=m%40evil.example&message=hi',
     })
     t.equal(res.statusCode, 421)
-    t.notOk(logs.some((line) => JSON.stringify(line).includes('Mallory')), 'the action never ran')
+    t.notOk(
+      logs.some((line) => JSON.stringify(line).includes('Mallory')),
+      'the action never ran',
+    )
   })
 })
 
@@ -286,7 +323,11 @@ t.test('Expect: 100-continue is met when the body is read: a request refused bef
     ['a host this server does not answer', head('evil.example', 'http://evil.example'), '421 Misdirected Request'],
     ['a cross-origin form post', head('localhost', 'http://evil.example'), '403 Forbidden'],
     ['a Content-Length over the limit', head('localhost', 'http://localhost:80', 5 * 1024 * 1024), '413 Payload Too Large'],
-    ['a method the page does not take', head('localhost', 'http://localhost:80').replace('POST', 'PUT').replace('x-www-form-urlencoded', 'json'), '405 Method Not Allowed'],
+    [
+      'a method the page does not take',
+      head('localhost', 'http://localhost:80').replace('POST', 'PUT').replace('x-www-form-urlencoded', 'json'),
+      '405 Method Not Allowed',
+    ],
   ]
   for (const [label, request, status] of refused) {
     const { answer, bodySent } = await rawWithContinue(origin, request, body)
@@ -297,7 +338,10 @@ t.test('Expect: 100-continue is met when the body is read: a request refused bef
 
 t.test('bytes that are no request, after one that is: that one is answered whole, then the connection ends', async (t) => {
   const { origin } = await listenTestApp(t)
-  const afterClose = await rawUntilClosed(origin, 'GET /about HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\nGET /items/7 HTTP/1.1\r\nHost: localhost\r\n\r\n')
+  const afterClose = await rawUntilClosed(
+    origin,
+    'GET /about HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\nGET /items/7 HTTP/1.1\r\nHost: localhost\r\n\r\n',
+  )
   t.match(afterClose, /^HTTP\/1\.1 200 OK\r\n/, 'the first answer is the page')
   t.match(afterClose, '<h1>About</h1>')
   t.equal(afterClose.match(/HTTP\/1\.1 \d{3}/g)?.length, 1, 'and the only answer: nothing for the bytes after Connection: close')
@@ -310,7 +354,9 @@ t.test('bytes that are no request, after one that is: that one is answered whole
 t.test('a form body cut short: a client still reading gets a 400; either way its connection is closed, none is left open', async (t) => {
   const { app, origin } = await listenTestApp(t)
   const { port } = new URL(origin)
-  const start = 'POST /contact HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost:80\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\n_action=send&message=' + 'a'.repeat(5000)
+  const start =
+    'POST /contact HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost:80\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100000\r\n\r\n_action=send&message=' +
+    'a'.repeat(5000)
   const halfClosed = await new Promise<string>((resolve) => {
     const socket = net.connect(Number(port), '127.0.0.1')
     let answer = ''
@@ -352,7 +398,12 @@ t.test('a method an address does not take is a 405 with Allow, in the form of it
   t.equal(dataPost.statusCode, 405, 'a form post to page data runs no action')
   t.equal(dataPost.headers.allow, 'GET, HEAD')
   t.equal(dataPost.headers['set-cookie'], undefined, 'and sets no theme')
-  t.same(dataPost.json(), { kind: 'error', status: 405, message: 'Page data is only read: POST is not taken here (it allows GET, HEAD).', buildId: dataPost.json().buildId })
+  t.same(dataPost.json(), {
+    kind: 'error',
+    status: 405,
+    message: 'Page data is only read: POST is not taken here (it allows GET, HEAD).',
+    buildId: dataPost.json().buildId,
+  })
   const dataOptions = await app.inject({ method: 'OPTIONS', url: '/_data/about' })
   t.equal(dataOptions.statusCode, 204)
   t.equal(dataOptions.headers.allow, 'GET, HEAD')
@@ -364,8 +415,17 @@ t.test('a method an address does not take is a 405 with Allow, in the form of it
   const assetPut = await app.inject({ method: 'PUT', url: '/assets/entry.js', headers: { 'content-type': 'text/xml' }, payload: '<a/>' })
   t.equal(assetPut.statusCode, 405, 'whatever the body: refused before it is read')
   // A body Fastify has a parser for (JSON, text) is not read first, even when broken or empty.
-  for (const [method, url] of [['PUT', '/about'], ['DELETE', '/assets/entry.js'], ['PATCH', '/_data/about'], ['PUT', '/monitoring']] as const) {
-    for (const [type, payload] of [['application/json', '{'], ['application/json', ''], ['text/plain', 'x']]) {
+  for (const [method, url] of [
+    ['PUT', '/about'],
+    ['DELETE', '/assets/entry.js'],
+    ['PATCH', '/_data/about'],
+    ['PUT', '/monitoring'],
+  ] as const) {
+    for (const [type, payload] of [
+      ['application/json', '{'],
+      ['application/json', ''],
+      ['text/plain', 'x'],
+    ]) {
       const res = await app.inject({ method, url, headers: { 'content-type': type }, payload })
       t.equal(res.statusCode, 405, `${method} ${url} with ${type} ${JSON.stringify(payload)}: refused before the body is read`)
     }
@@ -393,7 +453,9 @@ t.test('a method an address does not take is a 405 with Allow, in the form of it
 t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
   const { app } = await createTestApp(t, 'production', {
     config: {
-      allowedHosts: ['shop.example', '.example.org', 'pinned.example:8443', 'secure.example:443', 'plain.example:80'].map((entry) => parseHostPattern(entry)!),
+      allowedHosts: ['shop.example', '.example.org', 'pinned.example:8443', 'secure.example:443', 'plain.example:80'].map((entry) =>
+        parseHostPattern(entry)!,
+      ),
       trustProxy: ['127.0.0.1'],
     },
   })
@@ -423,7 +485,11 @@ t.test('ALLOWED_HOSTS: those names, through a trusted proxy too', async (t) => {
   t.equal((await forwarded('evil.example')).status, 421, 'HTTP/1.0 without Host: a refused forwarded host')
   t.equal((await forwarded('shop.example')).status, 200, 'HTTP/1.0 without Host: an allowed forwarded host')
   const { app: untrusted } = await createTestApp(t, 'production', { config: { allowedHosts: [parseHostPattern('shop.example')!] } })
-  const res = await untrusted.inject({ url: '/about', headers: { host: 'shop.example', 'x-forwarded-host': 'evil.example' }, remoteAddress: '10.9.9.9' })
+  const res = await untrusted.inject({
+    url: '/about',
+    headers: { host: 'shop.example', 'x-forwarded-host': 'evil.example' },
+    remoteAddress: '10.9.9.9',
+  })
   t.equal(res.statusCode, 200, 'an untrusted peer cannot forward a host')
 })
 
@@ -436,7 +502,12 @@ t.test('small edges: /assets/ is a 404, a method an /api route does not take is 
   }
   t.equal((await app.inject('/assets')).statusCode, 404, '/assets itself is no page either')
   for (const type of ['application/x-www-form-urlencoded', 'text/xml', 'multipart/form-data; boundary=x', 'application/json']) {
-    const res = await app.inject({ method: 'POST', url: '/api/health', headers: { 'content-type': type }, payload: type === 'application/json' ? '{' : 'a=1' })
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/health',
+      headers: { 'content-type': type },
+      payload: type === 'application/json' ? '{' : 'a=1',
+    })
     t.equal(res.statusCode, 405, type)
     t.equal(res.json().error.code, 'APP_ERR_METHOD_NOT_ALLOWED', type)
   }
@@ -476,7 +547,11 @@ t.test('a request refused before its body is read: the connection closes, the re
   const { origin } = await listenTestApp(t)
   const total = 64 * 1024 * 1024
   const cases: Array<[label: string, head: string, status: number]> = [
-    ['a cross-site form post', 'POST /about HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\nContent-Type: application/x-www-form-urlencoded', 403],
+    [
+      'a cross-site form post',
+      'POST /about HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\nContent-Type: application/x-www-form-urlencoded',
+      403,
+    ],
     ['a method the page does not take', 'PUT /about HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain', 405],
     ['a form of a type no action reads', 'POST /contact HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost:80\r\nContent-Type: text/plain', 415],
   ]

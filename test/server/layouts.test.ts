@@ -30,7 +30,11 @@ t.test('layouts in the fixture application', async (t) => {
   t.test('a page in a layout: the layout around it, its data in the payload', async (t) => {
     const res = await app.inject('/shelf/one')
     t.equal(res.statusCode, 200)
-    t.match(res.body, /<header class="fixture-header">[^]*<main id="main"[^>]*><div class="shelf"><aside aria-label="Shelf">/, 'root, main, then the shelf')
+    t.match(
+      res.body,
+      /<header class="fixture-header">[^]*<main id="main"[^>]*><div class="shelf"><aside aria-label="Shelf">/,
+      'root, main, then the shelf',
+    )
     t.match(res.body, /<h1>Shelf item one<\/h1>/)
     const payload = bootstrap(res.body)
     t.same(payload.layouts, { shelf: { loads: shelfLoads.count } })
@@ -61,7 +65,10 @@ t.test('layouts in the fixture application', async (t) => {
     t.equal(broken.statusCode, 500)
     const digest = text(broken.body, /Status 500, digest ([0-9a-z]+)/)
     t.ok(digest, "the shelf's error component, with the digest")
-    t.ok(logs.some((line) => line.msg === 'loader failed' && line.digest === digest && line.routeId === 'shelf-item'), 'the same digest in the log')
+    t.ok(
+      logs.some((line) => line.msg === 'loader failed' && line.digest === digest && line.routeId === 'shelf-item'),
+      'the same digest in the log',
+    )
     t.match(broken.body, '<aside aria-label="Shelf">', 'the shelf stays')
     t.match(broken.body, 'Fixture header link', 'the root layout stays')
     t.notMatch(broken.body, 'hunter2', 'no internal message')
@@ -84,7 +91,10 @@ t.test('layouts in the fixture application', async (t) => {
     t.match(failed.body, /<header class="fixture-header">[^]*<main id="main"[^>]*><section class="status-page"><h1>([^<]+)<\/h1>/)
     t.match(failed.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
     const digest = text(failed.body, /Digest: ([0-9a-z]+)/)
-    t.ok(logs.some((line) => line.msg === 'loader failed' && line.digest === digest && line.layoutId === 'shelf'), 'logged with the layout')
+    t.ok(
+      logs.some((line) => line.msg === 'loader failed' && line.digest === digest && line.layoutId === 'shelf'),
+      'logged with the layout',
+    )
     const payload = bootstrap(failed.body)
     t.match(payload, { kind: 'error', failedLayout: 'shelf', routeId: 'shelf-item' })
     t.equal(payload.layouts, undefined, 'no data for the layout that failed')
@@ -122,14 +132,16 @@ t.test('the layout table is checked when the app is built', async (t) => {
   // buildApp with the fixture app's pages and a router made from the tables under test.
   const createRouterChecked = (routes: RouteTable, layouts?: LayoutTable) => {
     const router = createRouter(routes, layouts)
-    const app = buildApp(testConfig(build.clientDir), { logStream: quiet, application: { definition: { ...fixtureDefinition, router } as never, apiRoutes: [] } })
+    const app = buildApp(testConfig(build.clientDir), {
+      logStream: quiet,
+      application: { definition: { ...fixtureDefinition, router } as never, apiRoutes: [] },
+    })
     t.teardown(() => app.close())
     return router
   }
   const root = layout()({ id: 'root', mode: 'static' })
   const live = layout<{ n: number }>()({ id: 'live', mode: 'dynamic', parent: root })
-  const page = (layoutDef: typeof root | typeof live, mode: 'static' | 'dynamic' = 'dynamic') =>
-    ({ pattern: '/p', mode, layout: layoutDef }) as const
+  const page = (layoutDef: typeof root | typeof live, mode: 'static' | 'dynamic' = 'dynamic') => ({ pattern: '/p', mode, layout: layoutDef }) as const
   t.throws(() => createRouterChecked({ p: page(live, 'static') }, { root, live }), /Route "p" is static but sits in the dynamic layout "live"/)
   t.throws(() => createRouterChecked({ p: page(live) }, { root }), /Route "p": its layout "live" is not in the layout table/)
   t.throws(() => createRouterChecked({}, { root, other: layout()({ id: 'other', mode: 'static' }) }), /exactly one root layout[^]*2: root, other/)
@@ -141,7 +153,18 @@ t.test('the layout table is checked when the app is built', async (t) => {
   )
   t.throws(() => createRouterChecked({ p: page(live) }), /names layout "live", but the application has no layout table/)
   const router = createRouter({ p: page(live), q: { pattern: '/q', mode: 'static' } }, { root, live })
-  t.same(router.layoutsOf('p').map((l) => l.id), ['root', 'live'])
-  t.same(router.layoutsOf('q').map((l) => l.id), ['root'], 'a route without a layout is in the root')
-  t.same(router.layoutsOf(undefined).map((l) => l.id), ['root'], 'so is a path no route matches')
+  t.same(
+    router.layoutsOf('p').map((l) => l.id),
+    ['root', 'live'],
+  )
+  t.same(
+    router.layoutsOf('q').map((l) => l.id),
+    ['root'],
+    'a route without a layout is in the root',
+  )
+  t.same(
+    router.layoutsOf(undefined).map((l) => l.id),
+    ['root'],
+    'so is a path no route matches',
+  )
 })

@@ -16,7 +16,8 @@ const dropReports = (lines: readonly LogLine[]) => lines.filter((line) => line.m
 /** How many lines the reports among `lines` say were dropped. */
 const droppedCount = (lines: readonly LogLine[]) => dropReports(lines).reduce((sum, line) => sum + (line.droppedLines as number), 0)
 /** The request log lines that came through: two a request. */
-const requestLineCount = (lines: readonly LogLine[]) => lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length
+const requestLineCount = (lines: readonly LogLine[]) =>
+  lines.filter((line) => line.msg === 'incoming request' || line.msg === 'request completed').length
 
 t.test('a stalled stdout: lines past LOG_BUFFER_BYTES are dropped and counted, requests still answered', async (t) => {
   const bound = 128 * 1024
@@ -100,5 +101,9 @@ t.test('stopping while stdout is stalled: the lines lost since the last report a
   t.ok(requestLines + dropped >= 2 * requests, `every lost one was counted before the exit (${requestLines} + ${dropped} dropped)`)
   const stopped = lines.findIndex((line) => line.msg === 'stopped')
   t.ok(stopped >= 0, 'the last line of the shutdown came through')
-  t.match(lines.slice(stopped + 1), [{ level: 40, msg: /^log lines dropped/ }], 'and after it, at exit, the report of the lines dropped since the last one')
+  t.match(
+    lines.slice(stopped + 1),
+    [{ level: 40, msg: /^log lines dropped/ }],
+    'and after it, at exit, the report of the lines dropped since the last one',
+  )
 })

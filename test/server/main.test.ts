@@ -136,7 +136,10 @@ t.test('listening on another address with ALLOWED_HOSTS unset: every host answer
   const server = start({ PORT: '0', HOST: '0.0.0.0', SHUTDOWN_DELAY_MS: '0' })
   t.teardown(() => void server.child.kill('SIGKILL'))
   const origin = (await listeningOrigin(server)).replace('0.0.0.0', '127.0.0.1')
-  const warnings = server.output().split('\n').filter((line) => line.includes('ALLOWED_HOSTS is unset'))
+  const warnings = server
+    .output()
+    .split('\n')
+    .filter((line) => line.includes('ALLOWED_HOSTS is unset'))
   t.equal(warnings.length, 1)
   t.match(warnings[0], /"level":40/)
   const res = await rawRequest(origin, 'GET /about HTTP/1.1\r\nHost: anything.example\r\nConnection: close\r\n\r\n')
@@ -188,7 +191,10 @@ t.test('at start, upload files left by a process killed outright are removed; re
   await listeningOrigin(server)
   await waitUntil(() => server.output().includes('removed upload files left by an earlier process'), 'the sweep')
   t.same(readdirSync(dir).sort(), [recent, ...others].sort(), 'only the old temporary file went')
-  t.match(server.logLines().find((line) => line.msg === 'removed upload files left by an earlier process'), { removed: 1, uploadDir: dir })
+  t.match(
+    server.logLines().find((line) => line.msg === 'removed upload files left by an earlier process'),
+    { removed: 1, uploadDir: dir },
+  )
   server.child.kill('SIGTERM')
   await once(server.child, 'exit')
 })

@@ -15,7 +15,10 @@ t.test('request ids', async (t) => {
       const res = await app.inject(url)
       const id = res.headers['x-request-id']
       t.match(id, /^[0-9a-f-]{36}$/, url)
-      t.ok(logs.some((l) => l.reqId === id), `${url}: logged under that id`)
+      t.ok(
+        logs.some((l) => l.reqId === id),
+        `${url}: logged under that id`,
+      )
     }
   })
 

@@ -10,7 +10,6 @@ const K1 = 'first-secret-first-secret-first-secret!'
 const K2 = 'second-secret-second-secret-second-secret'
 const VALID = 'name=Ann+Example&email=ann%40example.com&message=Hello+there'
 
-
 async function sendMessage(app: Awaited<ReturnType<typeof createTestApp>>['app'], headers: Record<string, string> = {}) {
   return app.inject({
     method: 'POST',
@@ -30,7 +29,11 @@ t.test('a session sealed by one instance is read by another with the same secret
   t.match((await b.inject({ url: '/contact', headers: { cookie } })).body, 'Thank you, Ann Example', 'another instance, same secret')
 
   const cookie2 = sessionCookie(await sendMessage(a))
-  t.notMatch((await newOnly.inject({ url: '/contact', headers: { cookie: cookie2 } })).body, 'Thank you', 'a new secret alone cannot open an old session')
+  t.notMatch(
+    (await newOnly.inject({ url: '/contact', headers: { cookie: cookie2 } })).body,
+    'Thank you',
+    'a new secret alone cannot open an old session',
+  )
   const read = await rotated.inject({ url: '/contact', headers: { cookie: cookie2 } })
   t.match(read.body, 'Thank you, Ann Example', 'with the old secret as SESSION_SECRET_PREVIOUS it can')
   const resealed = sessionCookie(read)
@@ -55,7 +58,7 @@ t.test('without SESSION_SECRET the server still runs, with one warning saying wh
   t.match((await app.inject({ url: '/contact', headers: { cookie } })).body, 'Thank you', 'sessions work within the process')
 })
 
-t.test("the page data that takes a flash message says it is for once; the next, without one, does not", async (t) => {
+t.test('the page data that takes a flash message says it is for once; the next, without one, does not', async (t) => {
   const { app } = await createTestApp(t, 'production', { config: { sessionSecrets: [K1] } })
   const cookie = sessionCookie(await sendMessage(app))
   const thanked = await app.inject({ url: '/_data/contact', headers: { cookie, accept: 'application/json' } })

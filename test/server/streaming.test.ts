@@ -68,7 +68,7 @@ t.test('a streamed boundary still pending at the timeout is aborted; the documen
   streamGate.open()
 })
 
-t.test("a streamed page whose title() throws: the error page, as a page rendered whole gets, not a hung answer", async (t) => {
+t.test('a streamed page whose title() throws: the error page, as a page rendered whole gets, not a hung answer', async (t) => {
   streamGate.reset()
   const { origin, logs } = await listenTestApp(t, 'fixture')
   const page = getChunks(`${origin}/streamed?text=untitled`)
@@ -76,5 +76,8 @@ t.test("a streamed page whose title() throws: the error page, as a page rendered
   t.equal(page.status(), 500)
   t.match(page.text(), /^<!DOCTYPE html>/)
   t.notMatch(page.text(), 'This page has no title', 'its message stays on the server')
-  t.ok(logs.some((line) => (line.err as { message?: string } | undefined)?.message === 'This page has no title'), 'and is logged')
+  t.ok(
+    logs.some((line) => (line.err as { message?: string } | undefined)?.message === 'This page has no title'),
+    'and is logged',
+  )
 })

@@ -10,7 +10,6 @@ import { rawRequest } from '../helpers/raw-http.js'
 const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
 import { setCookies } from '../helpers/cookies.js'
 
-
 const htmlTag = (body: string) => /^<!DOCTYPE html>(<html[^>]*>)/.exec(body)?.[1]
 
 t.test('the theme choice', async (t) => {
@@ -37,24 +36,43 @@ t.test('the theme choice', async (t) => {
     const notFound = await app.inject({ method: 'POST', url: '/no/such/page', headers: FORM, payload: '_action=theme&theme=light' })
     t.equal(notFound.statusCode, 303, 'the not-found page is in the root layout: its theme form works there too')
 
-    const json = await app.inject({ method: 'POST', url: '/contact', headers: { ...FORM, accept: 'application/json' }, payload: '_action=theme&theme=light' })
+    const json = await app.inject({
+      method: 'POST',
+      url: '/contact',
+      headers: { ...FORM, accept: 'application/json' },
+      payload: '_action=theme&theme=light',
+    })
     t.same(json.json(), { ok: true, redirect: '/contact' })
 
-    const bad = await app.inject({ method: 'POST', url: '/about', headers: { ...FORM, accept: 'application/json' }, payload: '_action=theme&theme=purple' })
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/about',
+      headers: { ...FORM, accept: 'application/json' },
+      payload: '_action=theme&theme=purple',
+    })
     t.equal(bad.statusCode, 422)
     t.same(bad.json().fieldErrors, { theme: 'Choose light, dark or system.' })
     t.same(setCookies(bad), [], 'nothing stored')
 
     const crafted = await app.inject({ method: 'POST', url: '/about', headers: FORM, payload: '_action=theme&theme=purple' })
     t.equal(crafted.statusCode, 422, 'without JavaScript: the page again')
-    t.match(crafted.body, '<span role="alert" class="form-error">Choose light, dark or system.</span></form>', 'the theme form says why nothing changed')
+    t.match(
+      crafted.body,
+      '<span role="alert" class="form-error">Choose light, dark or system.</span></form>',
+      'the theme form says why nothing changed',
+    )
     t.match(crafted.body, '<h1>About</h1>')
 
     const untidy = await rawPost('/about/', '_action=theme&theme=dark')
     t.equal(untidy.status, 404, 'a post to an untidy path runs nothing')
     t.equal(untidy.headers['set-cookie'], undefined)
 
-    const crossSite = await app.inject({ method: 'POST', url: '/about', headers: { ...FORM, origin: 'https://evil.example' }, payload: '_action=theme&theme=dark' })
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: '/about',
+      headers: { ...FORM, origin: 'https://evil.example' },
+      payload: '_action=theme&theme=dark',
+    })
     t.equal(crossSite.statusCode, 403, 'another site cannot change it')
   })
 
@@ -64,7 +82,11 @@ t.test('the theme choice', async (t) => {
       const dark = await app.inject({ url: path, headers: { cookie: 'theme=dark' } })
       t.equal(htmlTag(dark.body), '<html lang="en" data-theme="dark">', `${path}: dark`)
       t.equal(htmlTag((await app.inject({ url: path, headers: { cookie: 'theme=light' } })).body), '<html lang="en" data-theme="light">')
-      t.equal(htmlTag((await app.inject({ url: path, headers: { cookie: 'theme="><script>' } })).body), '<html lang="en">', `${path}: anything else is ignored`)
+      t.equal(
+        htmlTag((await app.inject({ url: path, headers: { cookie: 'theme="><script>' } })).body),
+        '<html lang="en">',
+        `${path}: anything else is ignored`,
+      )
     }
   })
 
@@ -79,6 +101,10 @@ t.test('the theme choice', async (t) => {
     const switched = await app.inject({ url: '/about', headers: { cookie: 'theme=light', 'if-none-match': String(dark.headers.etag) } })
     t.equal(switched.statusCode, 200, 'after a switch the document comes again')
     t.equal(htmlTag(switched.body), '<html lang="en" data-theme="light">')
-    t.match(dark.body, `<script type="module" src="${build.manifest.routes.about!.file}"></script>`, "the page's script, from this origin (a static page needs no nonce)")
+    t.match(
+      dark.body,
+      `<script type="module" src="${build.manifest.routes.about!.file}"></script>`,
+      "the page's script, from this origin (a static page needs no nonce)",
+    )
   })
 })

@@ -51,7 +51,9 @@ t.test(`${UPLOADS} concurrent uploads of 5 MiB keep the server's memory bounded`
     'every upload went through',
   )
   const growth = memoryOf(pid, 'VmHWM') - before
-  t.comment(`resident set ${Math.round(before / MiB)} MiB before, peak growth ${Math.round(growth / MiB)} MiB for ${(UPLOADS * FILE_BYTES) / MiB} MiB uploaded`)
+  t.comment(
+    `resident set ${Math.round(before / MiB)} MiB before, peak growth ${Math.round(growth / MiB)} MiB for ${(UPLOADS * FILE_BYTES) / MiB} MiB uploaded`,
+  )
   t.ok(growth < MAX_GROWTH, `peak growth ${Math.round(growth / MiB)} MiB stays under ${MAX_GROWTH / MiB} MiB`)
   t.same(readdirSync(dir), [], 'and every file was removed')
 })

@@ -101,7 +101,9 @@ t.test('temporary files are removed whatever the action does', async (t) => {
   const { origin, dir, logs } = await uploadApp(t)
 
   t.test('it throws: 500 with a digest, and the file is gone', async (t) => {
-    const res = await send(origin, '/upload-box', multipartBody([{ name: '_action', value: 'explode' }, picture(fileOf('png', 50_000))]), { headers: JSON_ACCEPT })
+    const res = await send(origin, '/upload-box', multipartBody([{ name: '_action', value: 'explode' }, picture(fileOf('png', 50_000))]), {
+      headers: JSON_ACCEPT,
+    })
     t.equal(res.status, 500)
     t.notMatch(res.body, SECRET_MESSAGE)
     t.ok(logs.some((line) => line.msg === 'action failed' && line.err?.message === SECRET_MESSAGE))
@@ -119,7 +121,10 @@ t.test('temporary files are removed whatever the action does', async (t) => {
   t.test('the client goes away half-way through a file: nothing is left behind, and the server goes on', async (t) => {
     const body = keep(picture(fileOf('png', 800 * 1024)))
     const { default: http } = await import('node:http')
-    const request = http.request(new URL('/upload-box', origin), { method: 'POST', headers: { origin, 'content-type': `multipart/form-data; boundary=${body.toString('latin1', 2, body.indexOf('\r\n'))}` } })
+    const request = http.request(new URL('/upload-box', origin), {
+      method: 'POST',
+      headers: { origin, 'content-type': `multipart/form-data; boundary=${body.toString('latin1', 2, body.indexOf('\r\n'))}` },
+    })
     request.on('error', () => {})
     request.write(body.subarray(0, 400 * 1024))
     await waitUntil(() => readdirSync(dir).length === 1, 'the file is being stored')
@@ -153,7 +158,12 @@ t.test('sizes: one file over its field limit, a form over the total: 413 naming 
   })
 
   t.test('files each within their limit, together over the total', async (t) => {
-    const body = keep(picture(fileOf('png', 0.9 * MiB)), { name: 'document', filename: 'a.pdf', type: 'application/pdf', content: fileOf('pdf', 0.9 * MiB) })
+    const body = keep(picture(fileOf('png', 0.9 * MiB)), {
+      name: 'document',
+      filename: 'a.pdf',
+      type: 'application/pdf',
+      content: fileOf('pdf', 0.9 * MiB),
+    })
     const res = await send(origin, '/upload-box', body, { headers: JSON_ACCEPT })
     t.equal(res.status, 413)
     t.equal(res.json().error.message, 'A form with files may be at most 1.5 MiB (1572864 bytes) in all.')
@@ -189,8 +199,16 @@ t.test('types: declared and by content; JSON clients get 415, browsers the page 
     const json = await send(origin, '/upload-box', keep({ name: 'note', value: 'kept' }, part), { headers: JSON_ACCEPT })
     t.equal(json.status, 415, label)
     t.equal(json.json().error.code, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE', label)
-    t.equal(json.json().error.message, 'The file for "picture" must be a PNG or JPEG file (image/png, image/jpeg).', `${label}: names the allowed types`)
-    const html = await send(origin, '/upload-box', keep({ name: 'note', value: 'kept' }, part, { name: 'document', filename: 'ok.pdf', type: 'application/pdf', content: fileOf('pdf', 2000) }))
+    t.equal(
+      json.json().error.message,
+      'The file for "picture" must be a PNG or JPEG file (image/png, image/jpeg).',
+      `${label}: names the allowed types`,
+    )
+    const html = await send(
+      origin,
+      '/upload-box',
+      keep({ name: 'note', value: 'kept' }, part, { name: 'document', filename: 'ok.pdf', type: 'application/pdf', content: fileOf('pdf', 2000) }),
+    )
     t.equal(html.status, 422, `${label}: without JavaScript`)
     t.match(html.body, /aria-invalid="true"[^>]*>[^]*?Please choose a PNG or JPEG file\./, `${label}: the error is by the field`)
     t.match(html.body, /name="note"[^>]*value="kept"/, `${label}: the text is kept`)
@@ -212,16 +230,30 @@ t.test('an empty file (a name, no bytes) is refused as empty, not as a wrong typ
   t.match(html.body, /aria-invalid="true"[^>]*>[^]*?This file is empty: please choose another\./, 'the error is by the field')
   t.match(html.body, /name="note"[^>]*value="kept"/, 'the text is kept')
   t.ok(isEmpty(dir), 'nothing kept')
-  const noFile = await send(origin, '/upload-box', keep({ name: 'note', value: 'kept' }, { name: 'picture', filename: '', type: 'application/octet-stream', content: Buffer.alloc(0) }))
+  const noFile = await send(
+    origin,
+    '/upload-box',
+    keep({ name: 'note', value: 'kept' }, { name: 'picture', filename: '', type: 'application/octet-stream', content: Buffer.alloc(0) }),
+  )
   t.equal(noFile.status, 303, 'an empty file input (no name, no bytes) is still no file')
 })
 
 t.test('forms that break the rules are refused, never crash or hang', async (t) => {
   const { origin, dir, app } = await uploadApp(t)
   const cases: Array<[label: string, body: Buffer, status: number, code: string, headers?: Record<string, string>]> = [
-    ['a file for a field the action does not declare', keep({ name: 'note', filename: 'x.png', type: 'image/png', content: fileOf('png', 100) }), 400, 'APP_ERR_UNDECLARED_FILE'],
+    [
+      'a file for a field the action does not declare',
+      keep({ name: 'note', filename: 'x.png', type: 'image/png', content: fileOf('png', 100) }),
+      400,
+      'APP_ERR_UNDECLARED_FILE',
+    ],
     ['two files for one field', keep(picture(fileOf('png', 100)), picture(fileOf('png', 100))), 400, 'APP_ERR_UNDECLARED_FILE'],
-    ['a file before the form names its action', multipartBody([picture(fileOf('png', 100)), { name: '_action', value: 'keep' }]), 400, 'APP_ERR_NO_ACTION'],
+    [
+      'a file before the form names its action',
+      multipartBody([picture(fileOf('png', 100)), { name: '_action', value: 'keep' }]),
+      400,
+      'APP_ERR_NO_ACTION',
+    ],
     ['no action at all', multipartBody([{ name: 'note', value: 'x' }]), 400, 'APP_ERR_NO_ACTION'],
     ['an unknown action', multipartBody([{ name: '_action', value: 'nope' }, picture(fileOf('png', 100))]), 404, 'APP_ERR_UNKNOWN_ACTION'],
     ['multipart for an action that takes no files', multipartBody([{ name: '_action', value: 'plain' }]), 415, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE'],
@@ -229,7 +261,12 @@ t.test('forms that break the rules are refused, never crash or hang', async (t) 
     ['a body cut short in its headers', Buffer.from('--' + 'x'.repeat(10)), 400, 'APP_ERR_BAD_MULTIPART'],
     ['no boundary', keep(picture(fileOf('png', 100))), 400, 'APP_ERR_BAD_MULTIPART', { 'content-type': 'multipart/form-data' }],
     ['too many fields', keep(...Array.from({ length: 101 }, (_, i) => ({ name: `f${i}`, value: 'x' }))), 413, 'APP_ERR_TOO_MANY_PARTS'],
-    ['too many parts', keep(...Array.from({ length: 130 }, () => ({ name: 'document', filename: '', type: 'application/octet-stream', content: Buffer.alloc(0) }))), 413, 'APP_ERR_TOO_MANY_PARTS'],
+    [
+      'too many parts',
+      keep(...Array.from({ length: 130 }, () => ({ name: 'document', filename: '', type: 'application/octet-stream', content: Buffer.alloc(0) }))),
+      413,
+      'APP_ERR_TOO_MANY_PARTS',
+    ],
     ['a text field over the text limit', keep({ name: 'note', value: 'n'.repeat(1024 * 1024 + 1) }), 413, 'APP_ERR_BODY_TOO_LARGE'],
     ['a field named like a prototype property', keep({ name: '__proto__', value: 'x' }), 400, 'APP_ERR_BAD_MULTIPART'],
   ]
@@ -286,10 +323,17 @@ t.test('/contact: the demo takes an optional attachment and logs what identifies
   t.equal(none.status, 303, 'no attachment is fine')
   t.equal((logs.filter((l) => l.event === 'contact.message').at(-1)?.contact as any)?.attachment, null)
 
-  const big = await send(origin, '/contact', form({ name: 'attachment', filename: 'big.png', type: 'image/png', content: fileOf('png', 5 * MiB + 1) }), { headers: JSON_ACCEPT })
+  const big = await send(
+    origin,
+    '/contact',
+    form({ name: 'attachment', filename: 'big.png', type: 'image/png', content: fileOf('png', 5 * MiB + 1) }),
+    { headers: JSON_ACCEPT },
+  )
   t.equal(big.status, 413)
   t.equal(big.json().error.message, 'The file for "attachment" may be at most 5 MiB (5242880 bytes).')
-  const gif = await send(origin, '/contact', form({ name: 'attachment', filename: 'a.gif', type: 'image/gif', content: Buffer.from('GIF89a....') }), { headers: JSON_ACCEPT })
+  const gif = await send(origin, '/contact', form({ name: 'attachment', filename: 'a.gif', type: 'image/gif', content: Buffer.from('GIF89a....') }), {
+    headers: JSON_ACCEPT,
+  })
   t.equal(gif.status, 415)
   t.equal(gif.json().error.message, 'The file for "attachment" must be a PNG, JPEG or PDF file (image/png, image/jpeg, application/pdf).')
   t.ok(isEmpty(dir))
@@ -301,5 +345,8 @@ t.test("an UPLOAD_DIR that went away is the server's failure (500 with a digest)
   const res = await send(origin, '/upload-box', keep(picture(fileOf('png', 1000))), { headers: JSON_ACCEPT })
   t.equal(res.status, 500)
   t.equal(res.json().error.code, 'APP_ERR_INTERNAL')
-  t.ok(logs.some((line) => line.digest === res.json().error.digest && /ENOENT/.test(line.err?.message ?? '')), 'the cause is in the log')
+  t.ok(
+    logs.some((line) => line.digest === res.json().error.digest && /ENOENT/.test(line.err?.message ?? '')),
+    'the cause is in the log',
+  )
 })

@@ -33,7 +33,11 @@ t.test('non-Error throws get a digest too', async (t) => {
 
 t.test('a system error that names a path: the same failure on another path has the same digest', async (t) => {
   const { open } = await import('node:fs/promises')
-  const failure = async (file: string) => open(file).then(() => t.fail('opened'), (error: unknown) => error)
+  const failure = async (file: string) =>
+    open(file).then(
+      () => t.fail('opened'),
+      (error: unknown) => error,
+    )
   // From one line, so only the path differs.
   const failures: unknown[] = []
   for (const file of ['/nonexistent-dir-for-digest/upload-1', '/nonexistent-dir-for-digest/upload-2', `${process.execPath}/not-a-dir`]) {

@@ -93,7 +93,17 @@ t.test('tidy paths: no empty or dot segments, no trailing slash, never another h
 
 t.test('what a redirect may point at', async (t) => {
   for (const ok of ['/', '/about', '/items/7?x=1', '/a%5Cb']) t.ok(isSameSitePath(ok), ok)
-  for (const bad of ['//evil.example', '/\\evil.example', '/a\\b', 'https://evil.example', 'evil', '/\t/evil.example', '/\n/evil', '/a\r\nSet-Cookie: x=1', '']) {
+  for (const bad of [
+    '//evil.example',
+    '/\\evil.example',
+    '/a\\b',
+    'https://evil.example',
+    'evil',
+    '/\t/evil.example',
+    '/\n/evil',
+    '/a\r\nSet-Cookie: x=1',
+    '',
+  ]) {
     t.notOk(isSameSitePath(bad), JSON.stringify(bad))
   }
 })

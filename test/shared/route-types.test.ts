@@ -114,7 +114,11 @@ t.test('href still refuses at run time what the types refuse', async (t) => {
 
 t.test('href refuses a param that would be a path step of its own, and encodes the rest', async (t) => {
   for (const id of ['', '.', '..']) {
-    t.throws(() => href('items', { id }), new RegExp(`param "id" cannot be ${JSON.stringify(id).replace(/\./g, '\\.')}: that URL would not reach the route`), JSON.stringify(id))
+    t.throws(
+      () => href('items', { id }),
+      new RegExp(`param "id" cannot be ${JSON.stringify(id).replace(/\./g, '\\.')}: that URL would not reach the route`),
+      JSON.stringify(id),
+    )
   }
   t.equal(href('items', { id: '...' }), '/items/...', 'three dots are a name')
   t.equal(href('items', { id: 'a/b?c#d' }), '/items/a%2Fb%3Fc%23d')

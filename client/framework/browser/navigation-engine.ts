@@ -256,8 +256,7 @@ function keyOf(href: string): string | undefined {
 
 /** Data Saver on, or a 2G-class connection: no speculative requests. */
 function prefersSavingData(): boolean {
-  const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } })
-    .connection
+  const connection = (navigator as Navigator & { connection?: { saveData?: boolean; effectiveType?: string } }).connection
   return !!connection && (connection.saveData === true || /(^|-)2g$/.test(connection.effectiveType ?? ''))
 }
 

@@ -3,7 +3,6 @@ import { CLIENT_ERROR_TEXT, REFUSAL_TEXT, SERVER_ERROR_TEXT } from '../../../sha
 import type { ErrorPayload } from '../../../shared/framework/page-payload.js'
 import { showDevError } from './dev-overlay.js'
 
-
 /**
  * A loader's failure. From 500 up: the fixed text and the digest that finds the log
  * line, never the message. Below 500 (an `HttpError` meant for the user): its status

@@ -57,8 +57,10 @@ export interface FormApi<Field extends string, FileField extends string = never>
 /** What a form posts to: a route, or a layout (its form works on every page in it). */
 type ActionOwnerDef = { readonly actions?: ActionsDecl | undefined; readonly files?: FilesDecl | undefined }
 
-export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>>
-  extends Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'method' | 'children' | 'onSubmit'> {
+export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>> extends Omit<
+  FormHTMLAttributes<HTMLFormElement>,
+  'action' | 'method' | 'children' | 'onSubmit'
+> {
   readonly route: R
   readonly action: A
   readonly children: (form: FormApi<ActionFields<R, A>, ActionFileFields<R, A>>) => ReactNode

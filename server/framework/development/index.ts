@@ -33,10 +33,7 @@ function developmentManifest(routeIds: readonly string[], preamble: string): Bui
  * vite.config.ts is), `routeIds` the route table's ids (each has client/pages/<id>.tsx).
  */
 export async function prepareDevelopment(root: string, routeIds: readonly string[]): Promise<DevelopmentMode> {
-  const [{ default: fastifyVite }, { default: react }] = await Promise.all([
-    import('@fastify/vite'),
-    import('@vitejs/plugin-react'),
-  ])
+  const [{ default: fastifyVite }, { default: react }] = await Promise.all([import('@fastify/vite'), import('@vitejs/plugin-react')])
   let entries: FastifyInstance['vite']['entries']
 
   const plugin = fp(

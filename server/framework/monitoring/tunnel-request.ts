@@ -16,8 +16,7 @@ export const ENVELOPE_HEADER_LIMIT = 64 * 1024
 
 /** The allowed DSN to forward to, or why not (the status and message of the refusal). */
 export type TunnelVerdict =
-  | { readonly ok: true; readonly dsn: ParsedDsn }
-  | { readonly ok: false; readonly status: 400 | 403 | 415; readonly message: string }
+  { readonly ok: true; readonly dsn: ParsedDsn } | { readonly ok: false; readonly status: 400 | 403 | 415; readonly message: string }
 
 interface TunnelQuery {
   readonly o: string
@@ -49,13 +48,7 @@ function queryNamesDsn(query: TunnelQuery, dsn: ParsedDsn): boolean {
 }
 
 function sameDsn(a: ParsedDsn, b: ParsedDsn): boolean {
-  return (
-    a.protocol === b.protocol &&
-    a.host === b.host &&
-    a.publicKey === b.publicKey &&
-    a.projectId === b.projectId &&
-    a.pathPrefix === b.pathPrefix
-  )
+  return a.protocol === b.protocol && a.host === b.host && a.publicKey === b.publicKey && a.projectId === b.projectId && a.pathPrefix === b.pathPrefix
 }
 
 type HeaderLine = { ok: true; line: Buffer } | { ok: false; problem: string }
@@ -98,7 +91,10 @@ export function envelopeCoding(header: string | undefined): string | undefined {
 }
 
 /** The DSN the envelope's header names, as written there. */
-async function claimedDsn(body: Buffer, encoding: string | undefined): Promise<{ ok: true; dsn: string } | { ok: false; status: 400 | 415; message: string }> {
+async function claimedDsn(
+  body: Buffer,
+  encoding: string | undefined,
+): Promise<{ ok: true; dsn: string } | { ok: false; status: 400 | 415; message: string }> {
   if (body.length === 0) return { ok: false, status: 400, message: 'The envelope is empty.' }
   if (encoding !== undefined && encoding !== 'gzip') return { ok: false, status: 415, message: 'Envelopes may be gzip-encoded or plain.' }
   const head = encoding === 'gzip' ? await firstLineOfGzip(body) : firstLine(body)

@@ -98,7 +98,13 @@ const POISONED_JSON: Refusal = {
  */
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
   if (foreignCharset(request.headers['content-type']) !== undefined) {
-    return done(new RefusalError({ status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: 'A JSON body must be UTF-8: its Content-Type names another charset.' }))
+    return done(
+      new RefusalError({
+        status: 415,
+        code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+        message: 'A JSON body must be UTF-8: its Content-Type names another charset.',
+      }),
+    )
   }
   let text: string
   try {

@@ -30,7 +30,7 @@ const sendHeadersOnly: onSendHookHandler = function sendHeadersOnly(request, rep
     if (!reply.hasHeader('content-length')) reply.header('content-length', Buffer.byteLength(payload))
   } else if (typeof (payload as NodeJS.ReadableStream).resume === 'function') {
     const stream = payload as NodeJS.ReadableStream
-    stream.on('error', (error) => reply.log.warn({ err: error }, 'a HEAD answer\'s stream failed while drained'))
+    stream.on('error', (error) => reply.log.warn({ err: error }, "a HEAD answer's stream failed while drained"))
     stream.resume()
   }
   done(null, null)

@@ -49,9 +49,7 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     fastify.refusals.send(request, reply, { status, code: status >= 500 ? ErrorCode.HTTP : ErrorCode.BAD_REQUEST, message })
 
   fastify.removeAllContentTypeParsers()
-  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: TUNNEL_BODY_LIMIT }, (_request, body, done) =>
-    done(null, body),
-  )
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: TUNNEL_BODY_LIMIT }, (_request, body, done) => done(null, body))
   fastify.setErrorHandler(function refuseBadTunnelRequest(error: FastifyError, request, reply) {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return refuse(request, reply, 413, `Envelopes may be at most ${TUNNEL_BODY_LIMIT} bytes.`)

@@ -12,7 +12,14 @@ import { randomFillSync } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import fp from 'fastify-plugin'
 import type { OpenerPolicy } from '../config.js'
-import { CSP_DIRECTIVES, cspHeader, DEVELOPMENT_CSP_DIRECTIVES, securityHeaders, STRICT_TRANSPORT_SECURITY, withStyleSources } from '../security-headers.js'
+import {
+  CSP_DIRECTIVES,
+  cspHeader,
+  DEVELOPMENT_CSP_DIRECTIVES,
+  securityHeaders,
+  STRICT_TRANSPORT_SECURITY,
+  withStyleSources,
+} from '../security-headers.js'
 import { isHttps } from '../request-scheme.js'
 
 declare module 'fastify' {

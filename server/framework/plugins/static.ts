@@ -67,7 +67,9 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     // Accept-Encoding, with `Vary: Accept-Encoding`.
     preCompressed: opts.compression,
     // @fastify/static does not say so itself: the answer depends on Accept-Encoding.
-    ...(opts.compression ? { setHeaders: (res: { setHeader(name: string, value: string): unknown }) => res.setHeader('vary', 'Accept-Encoding') } : {}),
+    ...(opts.compression
+      ? { setHeaders: (res: { setHeader(name: string, value: string): unknown }) => res.setHeader('vary', 'Accept-Encoding') }
+      : {}),
     // A directory (`/assets/`) is no asset either: a 404 like any other, not a 403.
     allowedPath: (pathname) => !/\.(map|br|gz)$/.test(pathname) && !pathname.endsWith('/'),
   })

@@ -70,7 +70,12 @@ export function renderDocumentHead(render: PageRender): string {
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     `<title>${escapeHtml(titleOf(page))}</title>` +
     headTagsOf(page, render.layouts)
-      .map(({ tag, attributes }) => `<${tag}${Object.entries(attributes).map(([name, value]) => ` ${name}="${escapeHtml(value)}"`).join('')} ${HEAD_MARKER}>`)
+      .map(
+        ({ tag, attributes }) =>
+          `<${tag}${Object.entries(attributes)
+            .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+            .join('')} ${HEAD_MARKER}>`,
+      )
       .join('') +
     // An empty icon: no /favicon.ico request, so no 404 in the console.
     '<link rel="icon" href="data:,">' +
@@ -96,7 +101,6 @@ export const DOCUMENT_TAIL = '</div></body></html>'
  */
 function developmentScripts(scripts: readonly string[], nonce: string, styleNonce: string): string {
   return (
-    `<meta property="csp-nonce" nonce="${styleNonce}">` +
-    scripts.map((code) => `<script type="module" nonce="${nonce}">${code}</script>`).join('')
+    `<meta property="csp-nonce" nonce="${styleNonce}">` + scripts.map((code) => `<script type="module" nonce="${nonce}">${code}</script>`).join('')
   )
 }

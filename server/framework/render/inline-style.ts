@@ -20,9 +20,7 @@ export interface InlineStyle {
 /** Reads the build's stylesheets once, at start; none (development: Vite injects its own) gives undefined. */
 export function readInlineStyle(clientDir: string, manifest: BuildManifest): InlineStyle | undefined {
   if (manifest.css.length === 0) return undefined
-  const text = manifest.css
-    .map((url) => readFileSync(path.join(clientDir, 'assets', url.slice(ASSETS_PREFIX.length)), 'utf8'))
-    .join('\n')
+  const text = manifest.css.map((url) => readFileSync(path.join(clientDir, 'assets', url.slice(ASSETS_PREFIX.length)), 'utf8')).join('\n')
   // The text goes between <style> and </style>: it must not end the element early.
   if (/<\/style/i.test(text)) throw new Error('The stylesheet contains "</style", which would end its inline element')
   // The HTML parser turns CR LF into LF: the browser would hash other text than ours.

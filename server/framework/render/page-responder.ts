@@ -125,7 +125,11 @@ async function respondHtml({ delivery, resolve }: Responder, request: FastifyReq
 }
 
 /** GET `/_data<page path>`: the same page as JSON, a static route's kept after its first answer. */
-async function respondData({ delivery, resolve, buildId, anotherBuild }: Responder, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function respondData(
+  { delivery, resolve, buildId, anotherBuild }: Responder,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   if (fromAnotherBuild(request, buildId)) return reply.header('cache-control', NO_STORE).code(409).send(anotherBuild)
   const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
   if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)

@@ -83,7 +83,8 @@ function documentVary(compression: boolean, shared: boolean): string | undefined
 }
 
 /** The encoding to send `request` (none when compression is off or the client takes none). */
-const encodingFor = (compression: boolean, request: FastifyRequest) => (compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined)
+const encodingFor = (compression: boolean, request: FastifyRequest) =>
+  compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined
 
 export async function sendStaticPage(delivery: Delivery, request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
   const { opts } = delivery

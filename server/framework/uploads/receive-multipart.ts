@@ -106,19 +106,25 @@ function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal) {
  * of a form it got back once the action is over.
  */
 export async function receiveMultipart(request: FastifyRequest, options: ReceiveOptions): Promise<ReceivedForm> {
-  const totalTooLarge = refuse(413, ErrorCode.BODY_TOO_LARGE, `A form with files may be at most ${describeBytes(options.maxBytes)} (${options.maxBytes} bytes) in all.`)
+  const totalTooLarge = refuse(
+    413,
+    ErrorCode.BODY_TOO_LARGE,
+    `A form with files may be at most ${describeBytes(options.maxBytes)} (${options.maxBytes} bytes) in all.`,
+  )
   // A declared length over the limit is refused before a byte is read.
   if (Number(request.headers['content-length'] ?? 0) > options.maxBytes) throw totalTooLarge
 
   const form: FormSoFar = { fields: new URLSearchParams(), files: new Map(), refusedFiles: {}, textBytes: 0 }
   const total = totalLimit(options, totalTooLarge)
-  const parts = request.parts({
-    limits: { ...MULTIPART_LIMITS, fieldSize: options.maxTextBytes, fileSize: Infinity, files: MULTIPART_LIMITS.parts },
-    // Our own limits decide (per field, and in total); the parser never cuts a file short by itself.
-    throwFileSizeLimit: false,
-    // A file is a part with a file name, as HTML forms send them (not any part typed application/octet-stream).
-    isPartAFile: (_field: string | undefined, _type: string | undefined, filename: string | undefined) => filename !== undefined,
-  } as Parameters<FastifyRequest['parts']>[0])[Symbol.asyncIterator]()
+  const parts = request
+    .parts({
+      limits: { ...MULTIPART_LIMITS, fieldSize: options.maxTextBytes, fileSize: Infinity, files: MULTIPART_LIMITS.parts },
+      // Our own limits decide (per field, and in total); the parser never cuts a file short by itself.
+      throwFileSizeLimit: false,
+      // A file is a part with a file name, as HTML forms send them (not any part typed application/octet-stream).
+      isPartAFile: (_field: string | undefined, _type: string | undefined, filename: string | undefined) => filename !== undefined,
+    } as Parameters<FastifyRequest['parts']>[0])
+    [Symbol.asyncIterator]()
   try {
     // The first step pipes the request into the parser; counting starts only then, or
     // listening for data would set the body flowing into nowhere.
@@ -175,11 +181,11 @@ async function receiveFile(form: FormSoFar, part: MultipartFile, options: Receiv
     throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes one file for ${JSON.stringify(field)}, not several.`)
   }
   try {
-    const stored = storeUpload(
-      { field, filename: part.filename, declaredType: part.mimetype, stream: part.file },
-      rule,
-      { dir: options.dir, signal: total.signal, readPastWrongType: options.readPastWrongType },
-    )
+    const stored = storeUpload({ field, filename: part.filename, declaredType: part.mimetype, stream: part.file }, rule, {
+      dir: options.dir,
+      signal: total.signal,
+      readPastWrongType: options.readPastWrongType,
+    })
     form.files.set(field, await stored)
   } catch (error) {
     if (!(options.readPastWrongType && isUploadRefusal(error) && error.fieldMessage !== undefined)) throw error

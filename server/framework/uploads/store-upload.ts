@@ -58,7 +58,11 @@ export function emptyFile(field: string): UploadRefusal {
 
 export function fileTooLarge(field: string, maxBytes: number): UploadRefusal {
   return new UploadRefusal(
-    { status: 413, code: ErrorCode.BODY_TOO_LARGE, message: `The file for "${field}" may be at most ${describeBytes(maxBytes)} (${maxBytes} bytes).` },
+    {
+      status: 413,
+      code: ErrorCode.BODY_TOO_LARGE,
+      message: `The file for "${field}" may be at most ${describeBytes(maxBytes)} (${maxBytes} bytes).`,
+    },
     field,
   )
 }

@@ -32,7 +32,14 @@ t.test('positions outlive the document: a reload, or Back from another site, ret
   arrival.arrive()
   first.scrollAt(1500)
   arrival.leave() // pagehide
-  t.same(new Map(storage.positions), new Map([['a', 700], [pushed, 1500]]), 'every entry kept')
+  t.same(
+    new Map(storage.positions),
+    new Map([
+      ['a', 700],
+      [pushed, 1500],
+    ]),
+    'every entry kept',
+  )
 
   const reloaded = fakeDocument(storage)
   new Arrival(pushed, reloaded.document).restore()
@@ -77,7 +84,10 @@ t.test('only the most recent positions are kept across documents', async (t) => 
   }
   arrival.leave()
   t.equal(storage.positions.length, KEPT_POSITIONS)
-  t.notOk(storage.positions.some(([id]) => id === 'first'), 'the oldest entry went first')
+  t.notOk(
+    storage.positions.some(([id]) => id === 'first'),
+    'the oldest entry went first',
+  )
 })
 
 t.test('nothing happens until a navigation is pending', async (t) => {
@@ -115,7 +125,10 @@ t.test('back and forward return each entry to where it was scrolled', async (t) 
   arrival.arrive()
   arrival.pop('never-seen')
   arrival.arrive()
-  t.same(calls.filter((call) => call.startsWith('scrollTo')), ['scrollTo 400', 'scrollTo 900', 'scrollTo 0'])
+  t.same(
+    calls.filter((call) => call.startsWith('scrollTo')),
+    ['scrollTo 400', 'scrollTo 900', 'scrollTo 0'],
+  )
 })
 
 t.test('an entry the browser made itself (a plain #hash link) is adopted: no scroll, no focus, and Back returns to the one left', async (t) => {
@@ -133,7 +146,7 @@ t.test('an entry the browser made itself (a plain #hash link) is adopted: no scr
   t.same(calls, ['scrollTo 40', 'focus main'], 'Back: where the page was')
 })
 
-t.test("leaving keeps what another document of the tab saved since (a document back from the back/forward cache)", async (t) => {
+t.test('leaving keeps what another document of the tab saved since (a document back from the back/forward cache)', async (t) => {
   const storage = { positions: [] as Array<[string, number]> }
   const first = fakeDocument(storage)
   const restored = new Arrival('one', first.document)
@@ -143,5 +156,12 @@ t.test("leaving keeps what another document of the tab saved since (a document b
   other.leave()
   first.scrollAt(300)
   restored.leave()
-  t.same(new Map(storage.positions), new Map([['two', 800], ['one', 300]]), "both documents' entries are kept")
+  t.same(
+    new Map(storage.positions),
+    new Map([
+      ['two', 800],
+      ['one', 300],
+    ]),
+    "both documents' entries are kept",
+  )
 })

@@ -52,8 +52,23 @@ t.test('a not-found page or a refusal is cached like a dynamic page; a server fa
   store.set('/gone', { payload: { kind: 'not-found', status: 404, buildId: 'b1' } })
   store.set('/forbidden', { payload: { kind: 'error', status: 403, message: 'Sign in to see this list.', buildId: 'b1' } })
   store.set('/broken', { payload: { kind: 'error', status: 500, digest: 'x', buildId: 'b1' } })
-  store.set('/too-big', { payload: { kind: 'error', status: 413, message: 'The request body is larger than 1 MiB.', buildId: 'b1' } }, Number.NEGATIVE_INFINITY)
-  store.set('/refused', { payload: { kind: 'page', status: 422, buildId: 'b1', routeId: 'x', mode: 'dynamic', params: {}, data: null, action: { action: 'send', fieldErrors: { email: 'Enter an email address.' }, values: { email: 'bad' } } } })
+  store.set(
+    '/too-big',
+    { payload: { kind: 'error', status: 413, message: 'The request body is larger than 1 MiB.', buildId: 'b1' } },
+    Number.NEGATIVE_INFINITY,
+  )
+  store.set('/refused', {
+    payload: {
+      kind: 'page',
+      status: 422,
+      buildId: 'b1',
+      routeId: 'x',
+      mode: 'dynamic',
+      params: {},
+      data: null,
+      action: { action: 'send', fieldErrors: { email: 'Enter an email address.' }, values: { email: 'bad' } },
+    },
+  })
   t.equal(store.isFresh('/gone'), true)
   t.equal(store.isFresh('/forbidden'), true, "a loader's refusal, fetched by a GET: a hover does not fetch it again")
   // Asked at once, while a refusal fetched now would still be fresh.

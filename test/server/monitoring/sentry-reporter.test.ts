@@ -16,9 +16,7 @@ import fixtureApiRoutes from '../../fixtures/api.js'
 t.test('server failures in Sentry', async (t) => {
   const ingest = await startFakeIngest(t)
   const dsn = parseDsn(`http://publickey@${new URL(ingest.origin).host}/1`)!
-  Sentry.init(
-    sentryNodeOptions({ dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined }),
-  )
+  Sentry.init(sentryNodeOptions({ dsn, allowedDsns: [dsn], environment: 'test', release: undefined, tracesSampleRate: 0, tunnelUpstream: undefined }))
   t.teardown(() => Sentry.close(2_000))
   const { app, logs, origin } = await listenTestApp(t, 'fixture', { errorReporter: sentryReporter, apiRoutes: [fixtureApiRoutes] })
   const events = () => ingest.items('event').map((item) => item.payload)

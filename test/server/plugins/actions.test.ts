@@ -148,7 +148,9 @@ t.test('every form post is checked', async (t) => {
   })
 
   t.test('a form declaring a charset other than UTF-8 is refused with 415, never read as UTF-8', async (t) => {
-    const latin1 = await app.inject(post('/guestbook', '_action=sign&name=Ren%E9', { 'content-type': `${FORM}; charset=iso-8859-1`, accept: 'application/json' }))
+    const latin1 = await app.inject(
+      post('/guestbook', '_action=sign&name=Ren%E9', { 'content-type': `${FORM}; charset=iso-8859-1`, accept: 'application/json' }),
+    )
     t.equal(latin1.statusCode, 415)
     t.equal(latin1.json().error.code, 'APP_ERR_UNSUPPORTED_MEDIA_TYPE')
     t.equal(latin1.json().error.message, 'Forms must be sent in UTF-8, not "iso-8859-1".')

@@ -117,7 +117,10 @@ t.test('/api errors', async (t) => {
     t.match(res.headers['content-type'], 'application/json')
     t.match(res.json(), { error: { code: 'APP_ERR_NOT_FOUND', message: 'Nothing was found at this address.' } })
     t.notMatch(res.body, 'internal table', 'its message may be internal: not sent')
-    t.notOk(logs.some((l) => l.level >= 50 && l.reqId === res.json().error.requestId), 'nothing logged as an error')
+    t.notOk(
+      logs.some((l) => l.level >= 50 && l.reqId === res.json().error.requestId),
+      'nothing logged as an error',
+    )
   })
 
   t.test('a failing handler is a 500 with a digest; the message stays in the log', async (t) => {

@@ -5,8 +5,7 @@ import t from 'tap'
 import { createTestApp } from '../../helpers/app.js'
 import { HOSTILE_TEXT, SECRET_MESSAGE } from '../../fixtures/app/routes.js'
 
-const SERVER_ERROR_TEXT =
-  'Application error: a server-side exception has occurred (see the server logs for more information).'
+const SERVER_ERROR_TEXT = 'Application error: a server-side exception has occurred (see the server logs for more information).'
 
 /** The JSON in the page's bootstrap script, parsed as the browser would. */
 function bootstrapOf(html: string): any {
@@ -96,7 +95,6 @@ t.test('production screens', async (t) => {
     })
   }
 
-
   t.test('a trailing slash redirects to the one URL of the page, and never off-site', async (t) => {
     const cases: Array<[string, string]> = [
       ['/about/', '/about'],
@@ -139,7 +137,11 @@ t.test('production screens', async (t) => {
     const missing = await app.inject({ method: 'PUT', url: '/nope' })
     t.equal(missing.statusCode, 404)
     t.match(missing.body, '<h1>404</h1><p>There is no page at this address.</p>')
-    t.equal((await app.inject({ method: 'PUT', url: '/api/health' })).headers['content-type'], 'application/json; charset=utf-8', '/api keeps its own answers')
+    t.equal(
+      (await app.inject({ method: 'PUT', url: '/api/health' })).headers['content-type'],
+      'application/json; charset=utf-8',
+      '/api keeps its own answers',
+    )
   })
 })
 
@@ -158,7 +160,11 @@ t.test("the product's root layout wraps every page, the not-found page included,
   ]
   for (const [path, sections] of cases) {
     const html = (await app.inject(path)).body
-    t.match(html, /<header class="site-header">[^]*<nav aria-label="Main">[^]*<\/nav><\/header><main id="main"/, `${path}: header and nav before the page`)
+    t.match(
+      html,
+      /<header class="site-header">[^]*<nav aria-label="Main">[^]*<\/nav><\/header><main id="main"/,
+      `${path}: header and nav before the page`,
+    )
     t.match(html, /<\/main><footer class="site-footer">/, `${path}: the footer after it`)
     t.same(current(html), sections, `${path}: the current section`)
   }
@@ -173,7 +179,11 @@ t.test('head entries: description, canonical, robots, Open Graph', async (t) => 
   t.match(items, '<meta property="og:title" content="Item list 7" data-head>')
   t.equal(items.match(/<meta property="og:type" content="website" data-head>/g)?.length, 1)
   t.notMatch(items, 'name="robots"', 'a page to index')
-  t.match(head((await app.inject('/items/007?sort=name')).body), '<link rel="canonical" href="/items/7" data-head>', 'one canonical URL however the list was reached')
+  t.match(
+    head((await app.inject('/items/007?sort=name')).body),
+    '<link rel="canonical" href="/items/7" data-head>',
+    'one canonical URL however the list was reached',
+  )
   for (const path of ['/', '/about', '/contact']) {
     const html = head((await app.inject(path)).body)
     t.equal(html.match(/<meta name="description" content="[^"]+" data-head>/g)?.length, 1, `${path}: one description`)
@@ -257,9 +267,7 @@ t.test('loader outcomes (fixture routes)', async (t) => {
   })
 
   t.test('the same failure gives the same digest twice', async (t) => {
-    const digests = await Promise.all(
-      [1, 2].map(async () => /Digest: (?:<!-- -->)?([0-9a-z]+)/.exec((await app.inject('/failing')).body)?.[1]),
-    )
+    const digests = await Promise.all([1, 2].map(async () => /Digest: (?:<!-- -->)?([0-9a-z]+)/.exec((await app.inject('/failing')).body)?.[1]))
     t.equal(digests[0], digests[1])
   })
 
@@ -309,7 +317,11 @@ t.test('loader outcomes (fixture routes)', async (t) => {
     t.equal(bootstrapOf(res.body).data.text, HOSTILE_TEXT, 'the bootstrap script reads back as the same text')
     t.match(res.body, `<title>Hostile: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;`)
     const description = /<meta name="description" content="([^"]*)" data-head>/.exec(res.body)?.[1]
-    t.equal(description, '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; \u2028 \u2029 &lt;!-- &amp; &quot;quoted&quot;', 'head entries are escaped')
+    t.equal(
+      description,
+      '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; \u2028 \u2029 &lt;!-- &amp; &quot;quoted&quot;',
+      'head entries are escaped',
+    )
   })
 
   t.test('a component that throws while rendering on the server: plain 500 page with the digest', async (t) => {

@@ -73,7 +73,7 @@ t.test('hashed assets', async (t) => {
     t.equal(part.rawPayload.toString(), whole.rawPayload.subarray(0, 10).toString())
     // If-Range matches only a strong tag: with a weak one (ours are), the whole file.
     const weak = await app.inject({ url: file, headers: { range: 'bytes=0-9', 'if-range': String(whole.headers.etag) } })
-    t.match(String(whole.headers.etag), /^W\//, 'the asset\'s tag is weak')
+    t.match(String(whole.headers.etag), /^W\//, "the asset's tag is weak")
     t.equal(weak.statusCode, 200, 'If-Range with a weak tag: the whole file')
     t.equal(weak.rawPayload.length, length)
     const dated = await app.inject({ url: file, headers: { range: 'bytes=0-9', 'if-range': 'Tue, 24 Nov 2026 10:00:00 GMT' } })

@@ -11,7 +11,7 @@ t.test('values are escaped; no attributes, no text', async (t) => {
   t.equal(htmlAttributes(undefined), '')
 })
 
-t.test('lang (the framework\'s), upper case and broken names throw, naming the name', async (t) => {
+t.test("lang (the framework's), upper case and broken names throw, naming the name", async (t) => {
   t.throws(() => htmlAttributes({ lang: 'fr' }), /"lang" cannot go on <html>/)
   t.throws(() => htmlAttributes({ 'Data-Theme': 'dark' }), /"Data-Theme" cannot go on <html>/)
   t.throws(() => htmlAttributes({ 'x onload': '1' }), /"x onload" cannot go on <html>/)
