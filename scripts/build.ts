@@ -59,7 +59,9 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
       logLevel: 'warn',
       define: { 'process.env.NODE_ENV': '"production"' },
       // wouter's hook shim for React before 18: React 19 has the hook (client/framework/vendor/).
-      resolve: { alias: { 'use-sync-external-store/shim/index.js': path.join(projectRoot, 'client/framework/vendor/use-sync-external-store-shim.ts') } },
+      resolve: {
+        alias: { 'use-sync-external-store/shim/index.js': path.join(projectRoot, 'client/framework/vendor/use-sync-external-store-shim.ts') },
+      },
       esbuild: { jsx: 'automatic', legalComments: 'none' },
       build: {
         outDir: options.outDir,
@@ -95,7 +97,11 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
   const files = (Array.isArray(output) ? output : [output]).flatMap((result) => ('output' in result ? result.output : []))
   const viteManifest = JSON.parse(await readFile(path.join(options.outDir, '.vite/manifest.json'), 'utf8')) as Manifest
   await rm(path.join(options.outDir, '.vite'), { recursive: true, force: true })
-  const manifest = manifestFrom(viteManifest, options, files.map((file) => file.fileName))
+  const manifest = manifestFrom(
+    viteManifest,
+    options,
+    files.map((file) => file.fileName),
+  )
   await writeFile(path.join(options.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2))
   if (options.forDeploy !== false) {
     await precompress(files.map((file) => path.join(options.outDir, file.fileName)).filter((file) => /\.(js|css)$/.test(file)))
@@ -152,7 +158,10 @@ function manifestFrom(vite: Manifest, options: ClientBuildOptions, outputs: read
   const css = outputs.filter((file) => file.endsWith('.css')).map(toUrl)
 
   // Output names carry content hashes, so hashing them all identifies the build.
-  const buildId = createHash('sha256').update([...outputs].sort().join('\n')).digest('base64url').slice(0, 12)
+  const buildId = createHash('sha256')
+    .update([...outputs].sort().join('\n'))
+    .digest('base64url')
+    .slice(0, 12)
   return { buildId, entry, css, routes }
 }
 
@@ -186,12 +195,9 @@ export async function buildServer(outDir: string): Promise<void> {
   // imported (what `node --import` would do), and not loaded at all without it.
   await writeFile(
     path.join(outDir, 'main.js'),
-    [
-      "process.env.NODE_ENV ??= 'production'",
-      "if (process.env.SENTRY_DSN) await import('./instrument.js')",
-      "await import('./server.js')",
-      '',
-    ].join('\n'),
+    ["process.env.NODE_ENV ??= 'production'", "if (process.env.SENTRY_DSN) await import('./instrument.js')", "await import('./server.js')", ''].join(
+      '\n',
+    ),
   )
 }
 

@@ -42,7 +42,18 @@ t.test('the encoding a client gets from its Accept-Encoding', async (t) => {
 
 t.test('a page the app compresses and one @fastify/compress compresses get the same encoding', async (t) => {
   const { app } = await createTestApp(t)
-  const headers = ['gzip, deflate, br', 'x-gzip', '*', 'br;q=0.1, gzip;q=1', 'gzip;q=0, br', 'identity', 'deflate', 'br;q=0, gzip;q=0', 'br;q=0, gzip;q=0, *', 'gzip;q=0, *']
+  const headers = [
+    'gzip, deflate, br',
+    'x-gzip',
+    '*',
+    'br;q=0.1, gzip;q=1',
+    'gzip;q=0, br',
+    'identity',
+    'deflate',
+    'br;q=0, gzip;q=0',
+    'br;q=0, gzip;q=0, *',
+    'gzip;q=0, *',
+  ]
   for (const acceptEncoding of headers) {
     const staticPage = await app.inject({ url: '/about', headers: { 'accept-encoding': acceptEncoding } })
     const dynamicPage = await app.inject({ url: '/items/7', headers: { 'accept-encoding': acceptEncoding } })
@@ -99,7 +110,7 @@ t.test('compression on (the default)', async (t) => {
       t.equal(res.headers.vary, 'Accept-Encoding')
       t.match(res.headers['content-type'], /^application\/javascript/)
       t.equal(decode(encoding, res.rawPayload), raw.toString(), `${encoding}: the same file`)
-      t.same(res.rawPayload, await readFile(path.join(build.clientDir, `${entry}.${encoding === 'br' ? 'br' : 'gz'}`)), 'the build\'s own bytes')
+      t.same(res.rawPayload, await readFile(path.join(build.clientDir, `${entry}.${encoding === 'br' ? 'br' : 'gz'}`)), "the build's own bytes")
     }
     // HTTP reads x-gzip as gzip: the build's .gz, never a compression per request.
     for (const acceptEncoding of ['x-gzip', 'X-GZIP;q=0.5, identity;q=0.1', 'br;q=0, *']) {
@@ -173,7 +184,17 @@ t.test('HEAD answers with the headers its GET would, compressed or not, 304 incl
     const { date: _date, 'x-request-id': _id, 'content-security-policy': _csp, 'transfer-encoding': _te, ...rest } = headers
     return nonced ? { ...rest, 'content-length': rest['content-length'] === undefined ? 'none' : 'some' } : rest
   }
-  const urls = ['/contact', '/items/7', '/_data/items/7', '/nope', '/about', '/_data/about', '/api/health', build.manifest.entry.file, '/assets/nope.js']
+  const urls = [
+    '/contact',
+    '/items/7',
+    '/_data/items/7',
+    '/nope',
+    '/about',
+    '/_data/about',
+    '/api/health',
+    build.manifest.entry.file,
+    '/assets/nope.js',
+  ]
   for (const acceptEncoding of ['br', 'gzip', 'identity']) {
     for (const url of urls) {
       const get = await send('GET', url, { 'accept-encoding': acceptEncoding })
@@ -189,7 +210,7 @@ t.test('HEAD answers with the headers its GET would, compressed or not, 304 incl
   t.equal(page.headers['content-encoding'], 'br', 'the pages above were compressed')
   const notModified = await send('HEAD', '/about', { 'accept-encoding': 'br', 'if-none-match': String(page.headers.etag) })
   t.equal(notModified.status, 304)
-  t.equal(notModified.headers['content-length'], undefined, 'a 304 says no length (it would have to be the 200\'s)')
+  t.equal(notModified.headers['content-length'], undefined, "a 304 says no length (it would have to be the 200's)")
   // Tests that inject requests see what the wire carries: no body.
   const injected = await app.inject({ method: 'HEAD', url: '/contact', headers: { 'accept-encoding': 'br' } })
   t.equal(injected.headers['content-encoding'], 'br')
