@@ -56,6 +56,11 @@ export function fastifyOptions(
     exposeHeadRoutes: false,
     // Development logs one line per request of its own (server/framework/development/request-log.ts).
     ...(development ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
+    // Development's Vite plugin starts Vite (pre-bundling dependencies, loading the
+    // server's modules through its module runner): CPU work that takes as long as the
+    // machine needs, past Fastify's 10 s on a busy one, and the server exited instead of
+    // starting. A plugin that never finishes shows anyway: no "ready" line.
+    ...(development ? { pluginTimeout: 0 } : {}),
     // Node would answer an HTTP/1.1 request without Host with a bare 400 of its own;
     // admitRequest below refuses it the app's way.
     http: { requireHostHeader: false },

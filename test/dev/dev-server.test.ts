@@ -28,8 +28,9 @@ function comparable(html: string): string {
   return (
     html
       .replace(/<link rel="modulepreload"[^>]*>/g, '')
-      // Production writes the stylesheet into the document, development links Vite's.
-      .replace(/<style>[^<]*<\/style>/g, '<link rel="stylesheet" href="/assets/style.css">')
+      // Production writes the stylesheet into the document, development links Vite's. A
+      // test build keeps the stylesheet's comments, which may quote markup (`<html>`).
+      .replace(/<style>[\s\S]*?<\/style>/g, '<link rel="stylesheet" href="/assets/style.css">')
       .replace(/<meta property="csp-nonce"[^>]*>/g, '')
       .replace(/<script type="module" nonce="[^"]*">[^<]*<\/script>/g, '')
       .replace(/ nonce="[^"]*"/g, '')
