@@ -21,6 +21,12 @@ export interface LogDestination {
   readonly stream: DestinationStream
   /** Where the warnings about dropped lines go: the logger writing into `stream`, once it exists. */
   reportDropsTo(log: FastifyBaseLogger): void
+  /**
+   * Reports the lines dropped so far without waiting for the interval, and resolves
+   * once every line logged until then is written, the report last. A clean stop awaits
+   * it before `process.exit`, which would cut short a write still under way.
+   */
+  flush(): Promise<void>
 }
 
 export function boundedStdout(maxBytes: number): LogDestination {
@@ -76,15 +82,33 @@ export function boundedStdout(maxBytes: number): LogDestination {
     later.unref() // a pending report never keeps the process alive
   }
   stream.on('write', scheduleReport)
+  // sonic-boom's state, which its types leave out: `sync` is read on every write;
+  // `_writing` holds from a write's start (in libuv's thread pool) until nothing waits
+  // any more, or until stdout failed and nothing will be written again.
+  const sonicBoom = stream as unknown as { sync: boolean; _writing: boolean }
+  /** Resolves once no byte waits to be written and no write is under way, with whether one was. */
+  const written = () =>
+    new Promise<boolean>((resolve) => {
+      if (!sonicBoom._writing) return resolve(false)
+      const done = () => {
+        stream.off('drain', done)
+        stream.off('error', done)
+        resolve(true)
+      }
+      stream.on('drain', done)
+      stream.on('error', done)
+    })
   // At exit pino writes what still waits, synchronously (its handler was registered
   // with the stream, so it runs before this one); the counts not reported yet follow
   // it, or they would be lost with the pending timer. Written synchronously too: there
-  // is no event loop left to finish an asynchronous write.
+  // is no event loop left to finish an asynchronous write. A write under way is not
+  // waited for either: its lines may reach stdout after these, or not at all (the
+  // process ends with the thread writing them), which is why a clean stop calls
+  // `flush` first and only the abrupt exits (a second signal, the grace period
+  // outlasted) rely on this.
   process.on('exit', () => {
     clearTimeout(later)
     try {
-      // sonic-boom reads its `sync` option on every write; its types leave the field out.
-      const sonicBoom = stream as unknown as { sync: boolean }
       sonicBoom.sync = true
       report()
       stream.flushSync()
@@ -96,6 +120,20 @@ export function boundedStdout(maxBytes: number): LogDestination {
     stream,
     reportDropsTo(logger) {
       log = logger
+    },
+    async flush() {
+      for (;;) {
+        clearTimeout(later)
+        later = undefined
+        report()
+        const waited = await written()
+        // A report dropped while stdout was behind put its counts back: with everything
+        // written there is room for it now. One dropped with nothing waiting is longer
+        // than the bound itself, and would be dropped again.
+        if (droppedLines === 0 || !log || !waited) break
+      }
+      clearTimeout(later)
+      later = undefined
     },
   }
 }

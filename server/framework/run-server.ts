@@ -6,15 +6,15 @@
  * served for SHUTDOWN_DELAY_MS (the balancer's health check notices and stops sending
  * new requests), then the server stops accepting and lets in-flight requests finish
  * and open connections end (stopAccepting), for at most SHUTDOWN_GRACE_MS; monitoring
- * is flushed; exit 0. A second signal, or a drain that outlasts the grace period,
- * exits at once with 1.
+ * is flushed, the log written out; exit 0. A second signal, or a drain that outlasts
+ * the grace period, exits at once with 1.
  */
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import type { Application } from './application.js'
-import { boundedStdout } from './log-destination.js'
+import { boundedStdout, type LogDestination } from './log-destination.js'
 import type { AppConfig } from './config.js'
 import { listenOrExit, loadConfigOrExit } from './process.js'
 import { removeLiveFilesSync, removeStaleFiles } from './uploads/store-upload.js'
@@ -43,7 +43,7 @@ export async function runServer(application: Application): Promise<void> {
   logDestination.reportDropsTo(app.log)
 
   const inFlight = countInFlight(app)
-  const shutDown = shutDownOnce(app, config, inFlight)
+  const shutDown = shutDownOnce(app, config, inFlight, logDestination)
   process.on('SIGTERM', shutDown)
   process.on('SIGINT', shutDown)
   // Whatever way the process ends (a clean stop, the grace period outlasted, a second
@@ -100,7 +100,12 @@ async function stopAccepting(app: FastifyInstance, config: AppConfig, inFlight: 
 }
 
 /** The stop signals' handler: the first drains and exits 0, a second exits at once with 1. */
-function shutDownOnce(app: FastifyInstance, config: AppConfig, inFlight: () => number): (signal: NodeJS.Signals) => Promise<void> {
+function shutDownOnce(
+  app: FastifyInstance,
+  config: AppConfig,
+  inFlight: () => number,
+  log: LogDestination,
+): (signal: NodeJS.Signals) => Promise<void> {
   let stopping = false
   return async function shutDown(signal) {
     if (stopping) {
@@ -121,6 +126,10 @@ function shutDownOnce(app: FastifyInstance, config: AppConfig, inFlight: () => n
       await app.errorReporter.flush(Math.min(2_000, config.shutdownGraceMs))
       clearTimeout(deadline)
       app.log.info('stopped')
+      // The last lines, then the count of those dropped since the last report, written
+      // before the exit, which would cut short a write under way (a stalled stdout
+      // holds the process here, as it would hold the exit's own synchronous write).
+      await log.flush()
       process.exit(0)
     } catch (error) {
       app.log.error({ err: error }, 'shutdown failed')
