@@ -73,25 +73,33 @@ t.test('stopping while stdout is stalled: the lines lost since the last report a
   const origin = await listeningOrigin(server)
   const before = server.logLines().length
   const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve))
-  /** `count` requests while nobody reads the server's stdout. */
+  /**
+   * `count` requests while nobody reads the server's stdout. Each logs a line of 8 KB
+   * (its URL), so a few dozen fill stdout and the bound: the second stall and the stop
+   * take seconds even on a busy machine, well within the report interval (10 s) whose
+   * timer would otherwise report the lost lines before the exit does.
+   */
+  const padding = 'x'.repeat(8_000)
   const stalled = async (count: number, from: number) => {
     server.child.stdout!.pause()
     for (let batch = 0; batch < count / 15; batch++) {
-      await Promise.all(Array.from({ length: 15 }, async (_, i) => (await fetch(`${origin}/about?n=${from + batch * 15 + i}`)).arrayBuffer()))
+      await Promise.all(
+        Array.from({ length: 15 }, async (_, i) => (await fetch(`${origin}/about?n=${from + batch * 15 + i}&pad=${padding}`)).arrayBuffer()),
+      )
     }
   }
 
   // A first stall, reported as soon as stdout takes lines again: the next report then
   // waits for the end of the interval.
-  await stalled(500, 0)
+  await stalled(90, 0)
   server.child.stdout!.resume()
   await waitUntil(() => dropReports(server.logLines().slice(before)).length > 0, 'the first report', 25_000)
   // A second one, and a stop within that interval: its counts would wait for a timer.
-  await stalled(1_000, 500)
+  await stalled(90, 90)
   server.child.kill('SIGTERM')
   server.child.stdout!.resume()
   t.equal(await exited, 0, 'the server stopped cleanly')
-  const requests = 1_500
+  const requests = 180
 
   const lines = server.logLines().slice(before)
   const dropped = droppedCount(lines)
