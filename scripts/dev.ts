@@ -11,7 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { watch, type FSWatcher } from 'node:fs'
+import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -78,30 +78,54 @@ async function restart(): Promise<void> {
   restarting = false
 }
 
-function watchSources(): FSWatcher[] {
-  const onChange = (base: string) => (_event: string, name: string | Buffer | null) => {
-    const file = path.join(base, String(name ?? ''))
-    if (/\.(ts|tsx|json)$/.test(file)) scheduleRestart(file)
+/** The server's source folders watched, each with its watcher and the inode it watches. */
+const watchedFolders = new Map<string, { watcher: FSWatcher; inode: number }>()
+
+/**
+ * Restarts the server on an edit of a source file in `folder` or any folder under it
+ * (created later too). One watcher per folder, not Node's recursive one: on Linux,
+ * Node 20's recursive watcher reports nothing more about a file once it has been
+ * replaced by a rename (how editors that save atomically, `sed -i` and `git checkout`
+ * write it), so the next edits of that file restarted nothing. A folder's own watcher
+ * names every file written into it, either way.
+ */
+function watchFolder(folder: string): void {
+  const inode = statSync(folder, { throwIfNoEntry: false })?.ino
+  const watched = watchedFolders.get(folder)
+  if (inode === undefined || watched?.inode === inode) return
+  watched?.watcher.close() // a folder removed, then made again under the same name
+  try {
+    const watcher = watch(folder, (_event, name) => {
+      if (name === null) return
+      const file = path.join(folder, String(name))
+      if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) watchFolder(file)
+      else if (/\.(ts|tsx|json)$/.test(file)) scheduleRestart(path.relative(root, file))
+    })
+    watcher.on('error', () => watcher.close())
+    watchedFolders.set(folder, { watcher, inode })
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) watchFolder(path.join(folder, entry.name))
+    }
+  } catch {
+    // Removed meanwhile: nothing in it to watch.
   }
-  return [
-    watch(path.join(root, 'server'), { recursive: true }, onChange('server')),
-    watch(path.join(root, 'shared'), { recursive: true }, onChange('shared')),
-    // The folder, not the file: an editor that saves by writing a new file and renaming
-    // it over the old one leaves a watcher of the file on a file that is gone.
-    watch(root, (event, name) => {
-      if (String(name) === 'vite.config.ts') onChange('')(event, name)
-    }),
-  ]
 }
 
-const watchers = watchSources()
+watchFolder(path.join(root, 'server'))
+watchFolder(path.join(root, 'shared'))
+// The folder, not the file: an editor that saves by writing a new file and renaming
+// it over the old one leaves a watcher of the file on a file that is gone.
+const configWatcher = watch(root, (_event, name) => {
+  if (String(name) === 'vite.config.ts') scheduleRestart('vite.config.ts')
+})
 start()
 
 async function shutDown(): Promise<void> {
   if (stopping) return
   stopping = true
   clearTimeout(timer)
-  for (const watcher of watchers) watcher.close()
+  configWatcher.close()
+  for (const { watcher } of watchedFolders.values()) watcher.close()
   await stopServer()
   process.exit(0)
 }
