@@ -3,10 +3,11 @@
  * (docs/decisions/023-test-tiers.md):
  *
  * - `production`: the application, built for tests: Rollup's chunks and manifest as a
- *   deploy has them, without what only a deploy needs (terser, the `.br`/`.gz` files);
+ *   deploy has them, without what only a deploy needs (terser, the source maps, the
+ *   `.br`/`.gz` files);
  * - `fixture`: the test-only application (test/fixtures/app/), built the same way;
  * - `deployed`: the application exactly as `npm run build` makes it, for the tests
- *   that assert on the minified or precompressed files (compression);
+ *   that assert on what only a deploy has (compression, static assets);
  * - `dist`: `deployed` and the server bundle, laid out as a deploy's dist/ (`buildDist`).
  *
  * A build lives in .cache/test-builds/<kind>-<key>/, where the key is a hash of every
@@ -50,10 +51,15 @@ const APPS = {
 export type BuiltApp = keyof typeof APPS
 export type BuildKind = BuiltApp | 'dist'
 
-/** The folders each build is made from (with TOOLING). A build that reads a file elsewhere fails, naming it. */
+/**
+ * The folders each build is made from (with TOOLING). A build with source maps that
+ * bundled a file from elsewhere fails, naming it (`checkSources`): `deployed`, whose
+ * modules are `production`'s, and the server of `dist`. The fixture has no such check:
+ * it takes all of test/fixtures/.
+ */
 const SOURCES: Record<BuildKind, readonly string[]> = {
   production: ['client', 'shared'],
-  fixture: ['client', 'shared', 'test/fixtures/app'],
+  fixture: ['client', 'shared', 'test/fixtures'],
   deployed: ['client', 'shared'],
   dist: ['client', 'shared', 'server'],
 }
@@ -153,9 +159,9 @@ function removeUnused(cacheDir: string, made: string): void {
 }
 
 /**
- * Every file a build in `dir` was made from (its source maps' `sources`) must be in
- * node_modules or in the build's SOURCES: a file elsewhere is not in its key, and a
- * change to it would leave the build stale.
+ * Every file a build in `dir` was made from (its source maps' `sources`, if it has
+ * maps) must be in node_modules or in the build's SOURCES: a file elsewhere is not in
+ * its key, and a change to it would leave the build stale.
  */
 function checkSources(kind: BuildKind, dir: string): void {
   const allowed = [...SOURCES[kind], 'node_modules'].map((folder) => path.join(projectRoot, folder) + path.sep)

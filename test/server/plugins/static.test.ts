@@ -4,7 +4,8 @@ import t from 'tap'
 import { createTestApp } from '../../helpers/app.js'
 
 t.test('hashed assets', async (t) => {
-  const { app, build } = await createTestApp(t)
+  // The application as deployed: the tests' own builds have no source maps.
+  const { app, build } = await createTestApp(t, 'deployed')
 
   t.test('the entry script is served immutable for a year', async (t) => {
     const res = await app.inject(build.manifest.entry.file)
