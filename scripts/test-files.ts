@@ -6,7 +6,7 @@
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import path from 'node:path'
-import type { BuildKind } from '../test/helpers/build.js'
+import { buildKindOf, type BuildKind, type BuiltApp } from '../test/helpers/build.js'
 
 /** Every `*.test.ts` under `dir` (fixtures and dot folders left out), relative to `root`. */
 export function testFiles(root: string, dir = path.join(root, 'test')): string[] {
@@ -28,18 +28,19 @@ export function needsOf(root: string, file: string): string[] {
 }
 
 /**
- * The builds a test file uses (test/helpers/build.ts): the application or the fixture
- * for each app it starts (`createTestApp`, `listenTestApp`: the application unless a
- * literal second argument names another), each `buildFor('...')`, and the built server
- * for `buildDist`. Read from the text: an app named by a variable is not seen, and is
- * built by the test process itself (correct, only slower).
+ * The builds a test file uses (test/helpers/build.ts): for each app it starts, the
+ * application or the fixture (unless a literal second argument names another, the
+ * application), built for the markup (`createTestApp`, `listenTestApp`) or for a
+ * browser (`browserTestApp`); each `buildFor('...')`; and the built server for
+ * `buildDist`. Read from the text: an app named by a variable is not seen, and is built
+ * by the test process itself (correct, only slower).
  */
 export function buildsOf(root: string, file: string): BuildKind[] {
   const text = readFileSync(path.resolve(root, file), 'utf8')
   const kinds = new Set<BuildKind>()
-  const started = text.matchAll(/\b(?:createTestApp|listenTestApp)\(\s*[\w.]+\s*(?:,\s*'(\w+)')?/g)
-  for (const [, app] of started) kinds.add((app ?? 'production') as BuildKind)
-  for (const [, app] of text.matchAll(/\bbuildFor\(\s*'(\w+)'/g)) kinds.add(app as BuildKind)
+  const started = text.matchAll(/\b(createTestApp|listenTestApp|browserTestApp)\(\s*[\w.]+\s*(?:,\s*'(\w+)')?/g)
+  for (const [, helper, app] of started) kinds.add(buildKindOf((app ?? 'production') as BuiltApp, helper === 'browserTestApp'))
+  for (const [, kind] of text.matchAll(/\bbuildFor\(\s*'([\w-]+)'/g)) kinds.add(kind as BuildKind)
   if (/\bbuildDist\(/.test(text)) kinds.add('dist')
   return [...kinds]
 }

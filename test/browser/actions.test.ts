@@ -6,7 +6,7 @@
  */
 import type { Page } from 'playwright-core'
 import t from 'tap'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { fillContactForm, openPage, postAsDocument, settleAfter, waitForHydration } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
 
@@ -17,7 +17,7 @@ async function sendMessage(page: Page, name: string, message: string): Promise<v
 }
 
 t.test('the contact form', async (t) => {
-  const { origin, logs } = await listenTestApp(t)
+  const { origin, logs } = await browserTestApp(t)
 
   t.test('with JavaScript: errors show in place, success navigates client-side', async (t) => {
     const { page, errors, documentRequests } = await openPage(t)
@@ -133,7 +133,7 @@ t.test('the contact form', async (t) => {
 })
 
 t.test("a form post's refusal as the document: a link to that page then loads the page, not the refusal again", async (t) => {
-  const { origin } = await listenTestApp(t)
+  const { origin } = await browserTestApp(t)
   const { page, dataRequests } = await openPage(t)
   await page.goto(`${origin}/contact`)
   await waitForHydration(page)
@@ -149,7 +149,7 @@ t.test("a form post's refusal as the document: a link to that page then loads th
 })
 
 t.test('actions that change page data (fixture guestbook)', async (t) => {
-  const { origin } = await listenTestApp(t, 'fixture')
+  const { origin } = await browserTestApp(t, 'fixture')
 
   async function open(t: Parameters<typeof openPage>[0]) {
     const tracked = await openPage(t)

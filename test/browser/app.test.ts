@@ -4,11 +4,11 @@
  * client build: hydration, client-side navigation, history, the not-found page.
  */
 import t from 'tap'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 
 t.test('the example screens in Chromium', async (t) => {
-  const { origin } = await listenTestApp(t)
+  const { origin } = await browserTestApp(t)
 
   t.test('/items/7 hydrates without a console error and the counter counts', async (t) => {
     const { page, errors } = await openPage(t)

@@ -7,13 +7,13 @@
  * at once, without JavaScript too, and both themes meet WCAG AA.
  */
 import t from 'tap'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { openPage, postAsDocument, waitForHydration } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
 import { LAYOUTS_HELD_HEADER } from '../../shared/framework/constants.js'
 
 t.test('the items layout of the production app', async (t) => {
-  const { origin } = await listenTestApp(t)
+  const { origin } = await browserTestApp(t)
 
   t.test('text typed in the filter survives /items/1 -> /items/2; the sidebar data is not fetched again', async (t) => {
     const { page, dataRequests, documentRequests } = await openPage(t)
@@ -123,7 +123,7 @@ t.test('the items layout of the production app', async (t) => {
 })
 
 t.test('layout boundaries in the fixture application', async (t) => {
-  const { origin } = await listenTestApp(t, 'fixture')
+  const { origin } = await browserTestApp(t, 'fixture')
 
   t.test("a dynamic layout's state and data survive navigation inside it", async (t) => {
     const { page, dataRequests } = await openPage(t)
@@ -237,7 +237,7 @@ interface Contrast {
 }
 
 t.test('the theme choice in Chromium', async (t) => {
-  const { origin } = await listenTestApp(t)
+  const { origin } = await browserTestApp(t)
 
   t.test('with JavaScript: applied at once, stored, and sent with the next document', async (t) => {
     const { page, documentRequests } = await openPage(t)

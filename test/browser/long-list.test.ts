@@ -7,11 +7,11 @@
 import t from 'tap'
 import { LONG_LIST_GROUP_SIZE } from '../../client/framework/view/long-list.js'
 import { LIST_LENGTH, listLabels } from '../fixtures/app/routes.js'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 
 t.test('a long list', async (t) => {
-  const { origin } = await listenTestApp(t, 'fixture')
+  const { origin } = await browserTestApp(t, 'fixture')
   const groups = Math.ceil(LIST_LENGTH / LONG_LIST_GROUP_SIZE)
 
   t.test('the server sends every item, in order, one Suspense boundary per group', async (t) => {

@@ -5,7 +5,7 @@
  */
 import t from 'tap'
 import { parseDsn } from '../../shared/framework/monitoring.js'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { startFakeIngest, type FakeIngest } from '../helpers/fake-ingest.js'
 import { waitUntil } from '../helpers/wait.js'
@@ -42,7 +42,7 @@ const DELIBERATE_ERRORS = [
 
 t.test('browser monitoring', async (t) => {
   const ingest = await startFakeIngest(t)
-  const { origin, build } = await listenTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 0) } })
+  const { origin, build } = await browserTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 0) } })
   const errorEvents = () => ingest.items('event').map((item) => item.payload)
   const eventsWith = (message: string) => errorEvents().filter((e) => e.exception?.values?.[0]?.value === message)
 
@@ -137,7 +137,7 @@ t.test('browser monitoring', async (t) => {
 
 t.test('transactions from the router', async (t) => {
   const ingest = await startFakeIngest(t)
-  const { origin } = await listenTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 1) } })
+  const { origin } = await browserTestApp(t, 'fixture', { config: { monitoring: monitoringTo(ingest, 1) } })
   const transactions = () => ingest.items('transaction').map(({ payload }) => ({ name: payload.transaction, op: payload.contexts.trace.op }))
 
   t.test('page loads and navigations are named by route pattern; redirects, 404s and superseded ones are dropped', async (t) => {
@@ -185,7 +185,7 @@ t.test('transactions from the router', async (t) => {
 })
 
 t.test('without SENTRY_DSN the browser loads no monitoring at all', async (t) => {
-  const { origin } = await listenTestApp(t, 'fixture')
+  const { origin } = await browserTestApp(t, 'fixture')
   const tracked = await openPage(t, {}, [/Handler failed on purpose/])
   const scripts: string[] = []
   tracked.page.on('request', (request) => {

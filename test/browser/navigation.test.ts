@@ -7,7 +7,7 @@
  */
 import type { Page, Route } from 'playwright-core'
 import t from 'tap'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { openPage, settle, settleAfter, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
 import { LINK_COUNT } from '../fixtures/app/routes.js'
@@ -24,7 +24,7 @@ async function scrollOnceAt(page: Page, y: number): Promise<number> {
 }
 
 t.test('navigation engine', async (t) => {
-  const { origin, build } = await listenTestApp(t, 'fixture')
+  const { origin, build } = await browserTestApp(t, 'fixture')
   const chunkOf = (routeId: string) => `${origin}${build.manifest.routes[routeId]!.file}`
   const countOf = (tracked: TrackedPage, path: string) => tracked.dataRequests.filter((url) => url === `${origin}/_data${path}`).length
 

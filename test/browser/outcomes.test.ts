@@ -4,14 +4,14 @@
  * fixture application's test-only routes.
  */
 import t from 'tap'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 
 const SERVER_ERROR_TEXT = 'Application error: a server-side exception has occurred (see the server logs for more information).'
 const CLIENT_ERROR_TEXT = 'Application error: a client-side exception has occurred (see the browser console for more information)'
 
 t.test('loader outcomes and render errors in Chromium', async (t) => {
-  const { origin } = await listenTestApp(t, 'fixture')
+  const { origin } = await browserTestApp(t, 'fixture')
 
   async function startAt(t: Parameters<typeof openPage>[0], path = '/', expectedErrors: readonly RegExp[] = []) {
     const tracked = await openPage(t, {}, expectedErrors)

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t, { type Test } from 'tap'
 import type { Page } from 'playwright-core'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { fillContactForm, openPage, waitForHydration } from '../helpers/browser.js'
 import { fileOf } from '../helpers/multipart.js'
 import { MiB } from '../../shared/framework/uploads.js'
@@ -20,7 +20,7 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 async function contactApp(t: Test) {
   const dir = mkdtempSync(path.join(tmpdir(), 'uploads-browser-'))
   t.teardown(() => rmSync(dir, { recursive: true, force: true }))
-  return { ...(await listenTestApp(t, 'production', { config: { uploadDir: dir } })), dir }
+  return { ...(await browserTestApp(t, 'production', { config: { uploadDir: dir } })), dir }
 }
 
 async function fillMessage(page: Page, name: string, file: { name: string; mimeType: string; buffer: Buffer }) {

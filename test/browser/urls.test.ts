@@ -8,7 +8,7 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { locationKey } from '../../shared/framework/location.js'
-import { listenTestApp } from '../helpers/app.js'
+import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { productionUrl } from '../helpers/generated-urls.js'
 
@@ -35,7 +35,7 @@ function askedForItself(requestsOf: (documentUrl: string) => string[], documentU
 }
 
 t.test('encoded URLs hydrate the page the server rendered', async (t) => {
-  const { origin } = await listenTestApp(t)
+  const { origin } = await browserTestApp(t)
   const tracked = await openPage(t)
   const requestsOf = dataRequestsByDocument(tracked)
   const cases: Array<[url: string, heading: string]> = [
@@ -56,7 +56,7 @@ t.test('encoded URLs hydrate the page the server rendered', async (t) => {
 })
 
 t.test('a client navigation to an encoded URL and back shows the right pages', async (t) => {
-  const { origin } = await listenTestApp(t)
+  const { origin } = await browserTestApp(t)
   const tracked = await openPage(t)
   await tracked.page.goto(`${origin}/about`)
   await waitForHydration(tracked.page)
@@ -72,7 +72,7 @@ t.test('a client navigation to an encoded URL and back shows the right pages', a
 })
 
 t.test('generated URLs: a sample of 50 hydrate with no warning and no request for their own data', async (t) => {
-  const { origin } = await listenTestApp(t)
+  const { origin } = await browserTestApp(t)
   const tracked = await openPage(t)
   const requestsOf = dataRequestsByDocument(tracked)
   const urls = fc.sample(productionUrl, 50)

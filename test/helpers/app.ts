@@ -9,7 +9,7 @@ import { buildApp } from '../../server/framework/app.js'
 import type { ErrorReporter } from '../../server/framework/monitoring/error-reporter.js'
 import { loadConfig, type AppConfig } from '../../server/framework/config.js'
 import { fixtureApplication } from '../fixtures/app/server.js'
-import { buildFor, type BuiltApp, type ClientBuild } from './build.js'
+import { buildFor, buildKindOf, type BuiltApp, type ClientBuild } from './build.js'
 
 type Test = { teardown(fn: () => unknown): void }
 
@@ -58,8 +58,16 @@ export interface TestAppOptions {
   readonly rateLimitWarnIntervalMs?: number
 }
 
-export async function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
-  const build = await buildFor(which)
+/**
+ * The app `which`, ready (Fastify's inject): on the build for tests that read what the
+ * server sends, whose scripts no browser could run (test/helpers/build.ts).
+ */
+export function createTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp> {
+  return startTestApp(t, which, false, options)
+}
+
+async function startTestApp(t: Test, which: BuiltApp, forBrowser: boolean, options: TestAppOptions): Promise<TestApp> {
+  const build = await buildFor(buildKindOf(which, forBrowser))
   const logs: LogLine[] = []
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -84,9 +92,17 @@ export async function createTestApp(t: Test, which: BuiltApp = 'production', opt
   return { app, build, logs }
 }
 
-/** Starts the app on a real 127.0.0.1 port (browser tests); closed with the test. */
+/** `createTestApp` on a real 127.0.0.1 port, for clients that read what it sends (raw HTTP, fetch); closed with the test. */
 export async function listenTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp & { origin: string }> {
-  const testApp = await createTestApp(t, which, options)
+  return listen(await startTestApp(t, which, false, options))
+}
+
+/** The app on a real 127.0.0.1 port, on a build whose scripts Chromium runs (browser tests); closed with the test. */
+export async function browserTestApp(t: Test, which: BuiltApp = 'production', options: TestAppOptions = {}): Promise<TestApp & { origin: string }> {
+  return listen(await startTestApp(t, which, true, options))
+}
+
+async function listen(testApp: TestApp): Promise<TestApp & { origin: string }> {
   const address = await testApp.app.listen({ host: '127.0.0.1', port: 0 })
   return { ...testApp, origin: address }
 }

@@ -2,10 +2,13 @@
  * The builds tests use, each made once and kept for as long as its inputs stay the same
  * (docs/decisions/023-test-tiers.md):
  *
- * - `production`: the application, built for tests: Rollup's chunks and manifest as a
- *   deploy has them, without what only a deploy needs (terser, the source maps, the
- *   `.br`/`.gz` files);
- * - `fixture`: the test-only application (test/fixtures/app/), built the same way;
+ * - `production-markup`: the application for the tests that read what the server sends
+ *   (`createTestApp`, `listenTestApp`): Rollup's chunks, manifest and stylesheet as a
+ *   deploy has them, with the dependencies left as bare imports (no browser runs these
+ *   scripts) and without what only a deploy needs (terser, the source maps, the
+ *   `.br`/`.gz` files): a build in a third of the time;
+ * - `production`: the same with the dependencies bundled, for Chromium (`browserTestApp`);
+ * - `fixture-markup`, `fixture`: the test-only application (test/fixtures/app/), the same two ways;
  * - `deployed`: the application exactly as `npm run build` makes it, for the tests
  *   that assert on what only a deploy has (compression, static assets);
  * - `dist`: `deployed` and the server bundle, laid out as a deploy's dist/ (`buildDist`).
@@ -42,14 +45,30 @@ const TOOLING = [
   'tsconfig.server.json',
 ]
 
+const APPLICATION = { entry: 'client/entry.tsx', pagesDir: 'client/pages' } as const
+const FIXTURE = { entry: 'test/fixtures/app/entry.tsx', pagesDir: 'test/fixtures/app/pages' } as const
+
 /** The client builds a test app can run on; `deployed` is `production` as `npm run build` makes it. */
-const APPS = {
-  production: { entry: 'client/entry.tsx', pagesDir: 'client/pages', forDeploy: false },
-  fixture: { entry: 'test/fixtures/app/entry.tsx', pagesDir: 'test/fixtures/app/pages', forDeploy: false },
-  deployed: { entry: 'client/entry.tsx', pagesDir: 'client/pages', forDeploy: true },
+const CLIENT_BUILDS = {
+  'production-markup': { ...APPLICATION, forDeploy: false, bundleDependencies: false },
+  production: { ...APPLICATION, forDeploy: false },
+  'fixture-markup': { ...FIXTURE, forDeploy: false, bundleDependencies: false },
+  fixture: { ...FIXTURE, forDeploy: false },
+  deployed: { ...APPLICATION, forDeploy: true },
 } as const
-export type BuiltApp = keyof typeof APPS
-export type BuildKind = BuiltApp | 'dist'
+export type ClientBuildKind = keyof typeof CLIENT_BUILDS
+export type BuildKind = ClientBuildKind | 'dist'
+
+/** The apps a test starts: the application, the test-only fixture, the application as deployed. */
+export type BuiltApp = 'production' | 'fixture' | 'deployed'
+
+/**
+ * The build of `app` a test runs on: the markup build unless a browser runs its scripts
+ * (`deployed` is one build, as `npm run build` makes it).
+ */
+export function buildKindOf(app: BuiltApp, forBrowser: boolean): ClientBuildKind {
+  return app === 'deployed' || forBrowser ? app : `${app}-markup`
+}
 
 /**
  * The folders each build is made from (with TOOLING). A build with source maps that
@@ -58,7 +77,9 @@ export type BuildKind = BuiltApp | 'dist'
  * it takes all of test/fixtures/.
  */
 const SOURCES: Record<BuildKind, readonly string[]> = {
+  'production-markup': ['client', 'shared'],
   production: ['client', 'shared'],
+  'fixture-markup': ['client', 'shared', 'test/fixtures'],
   fixture: ['client', 'shared', 'test/fixtures'],
   deployed: ['client', 'shared'],
   dist: ['client', 'shared', 'server'],
@@ -149,10 +170,12 @@ function markUsed(dir: string): void {
 
 /** Other builds of the kind of `made` (and leftovers of killed builds) unused for an hour. */
 function removeUnused(cacheDir: string, made: string): void {
-  const kind = made.replace(/-[^-]+$/, '')
+  // The name is `<kind>-<key>`, and a kind may have a hyphen of its own (`production-markup`).
+  const kindOf = (name: string) => name.replace(/-[^-]+$/, '')
+  const kind = kindOf(made)
   const before = Date.now() - KEPT_UNUSED_MS
   for (const name of readdirSync(cacheDir)) {
-    if (name === made || !(name.startsWith(`${kind}-`) || name.startsWith('.tmp-'))) continue
+    if (name === made || !(kindOf(name) === kind || name.startsWith('.tmp-'))) continue
     const dir = path.join(cacheDir, name)
     if ((statSync(dir, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < before) rmSync(dir, { recursive: true, force: true })
   }
@@ -197,7 +220,7 @@ async function make(kind: BuildKind, dir: string): Promise<void> {
     await buildServer(path.join(dir, 'server'))
     checkSources(kind, path.join(dir, 'server'))
   } else {
-    await buildClient({ ...APPS[kind], outDir: dir })
+    await buildClient({ ...CLIENT_BUILDS[kind], outDir: dir })
     checkSources(kind, dir)
   }
 }
@@ -219,9 +242,9 @@ export function testBuild(kind: BuildKind): Promise<string> {
   return build
 }
 
-/** A client build for a test app: the application or the fixture, for tests or as deployed. */
-export async function buildFor(app: BuiltApp): Promise<ClientBuild> {
-  const clientDir = await testBuild(app)
+/** A client build for a test app (`buildKindOf`): the application or the fixture, for the markup or a browser, or as deployed. */
+export async function buildFor(kind: ClientBuildKind): Promise<ClientBuild> {
+  const clientDir = await testBuild(kind)
   const manifest = JSON.parse(readFileSync(path.join(clientDir, 'manifest.json'), 'utf8')) as BuildManifest
   return { clientDir, manifest }
 }

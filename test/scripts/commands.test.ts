@@ -70,8 +70,12 @@ t.test('npm test -- <files> that start no application builds nothing first', asy
 })
 
 t.test('the builds a file uses: each app it starts, or the built server', async (t) => {
-  t.same(buildsOf(projectRoot, 'test/server/sessions.test.ts').sort(), ['fixture', 'production'], 'createTestApp, with and without an app named')
-  t.same(buildsOf(projectRoot, 'test/browser/app.test.ts'), ['production'], 'listenTestApp')
+  t.same(
+    buildsOf(projectRoot, 'test/server/sessions.test.ts').sort(),
+    ['fixture-markup', 'production-markup'],
+    'createTestApp, with and without an app named',
+  )
+  t.same(buildsOf(projectRoot, 'test/browser/app.test.ts'), ['production'], 'browserTestApp: the scripts bundled')
   t.ok(buildsOf(projectRoot, 'test/server/compression.test.ts').includes('deployed'), 'the application as deployed')
   t.same(buildsOf(projectRoot, 'test/server/main.test.ts'), ['dist'], 'buildDist')
   t.ok(usesSharedBuilds(projectRoot, 'test/server/layouts.test.ts'), 'buildFor')

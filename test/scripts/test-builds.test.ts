@@ -78,10 +78,11 @@ t.test('a new build of a kind removes those unused for an hour, of that kind onl
   old('app-old', 2)
   old('app-recent', 0.5)
   old('fixture-old', 2)
+  old('app-markup-old', 2) // another kind, whose name starts with this one's
   old('.tmp-app-killed', 2)
   const { make } = fakeBuild('new')
   await cachedFolder(cache, 'app-new', make)
-  t.same(readdirSync(cache).sort(), ['app-new', 'app-recent', 'fixture-old'])
+  t.same(readdirSync(cache).sort(), ['app-markup-old', 'app-new', 'app-recent', 'fixture-old'])
 })
 
 t.test('using a build marks it used, so another kind of clean-up keeps it', async (t) => {
@@ -99,5 +100,6 @@ t.test('the key: one per kind, the same while the files are', async (t) => {
   t.equal(buildKey('production'), buildKey('production'))
   t.not(buildKey('production'), buildKey('deployed'), 'the same files, built another way')
   t.not(buildKey('production'), buildKey('fixture'))
+  t.not(buildKey('production'), buildKey('production-markup'))
   t.match(buildKey('dist'), /^[0-9a-f]{16}$/)
 })

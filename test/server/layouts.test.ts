@@ -127,7 +127,7 @@ t.test('layouts in the fixture application', async (t) => {
 })
 
 t.test('the layout table is checked when the app is built', async (t) => {
-  const build = await buildFor('fixture')
+  const build = await buildFor('fixture-markup')
   const quiet = new Writable({ write: (_chunk, _encoding, done) => done() })
   // buildApp with the fixture app's pages and a router made from the tables under test.
   const createRouterChecked = (routes: RouteTable, layouts?: LayoutTable) => {
