@@ -2,15 +2,16 @@
  * The builds tests use, each made once and kept for as long as its inputs stay the same
  * (docs/decisions/023-test-tiers.md):
  *
- * - `production-markup`: the application for the tests that read what the server sends
- *   (`createTestApp`, `listenTestApp`): Rollup's chunks, manifest and stylesheet as a
- *   deploy has them, with the dependencies left as bare imports (no browser runs these
- *   scripts) and without what only a deploy needs (terser, the source maps, the
- *   `.br`/`.gz` files): a build in a third of the time;
- * - `production`: the same with the dependencies bundled, for Chromium (`browserTestApp`);
- * - `fixture-markup`, `fixture`: the test-only application (test/fixtures/app/), the same two ways;
+ * - `production`: the application built for tests: Rollup's chunks, manifest and
+ *   stylesheet as a deploy has them, without what only a deploy needs (terser, the
+ *   source maps, the `.br`/`.gz` files);
+ * - `fixture`: the test-only application (test/fixtures/app/), built the same way;
  * - `deployed`: the application exactly as `npm run build` makes it, for the tests
  *   that assert on what only a deploy has (compression, static assets);
+ * - `<each of those>-markup`: the same with the dependencies left as bare imports,
+ *   for the tests that read what the server sends and run no script (`createTestApp`,
+ *   `listenTestApp`): a build in a third of the time or less. Chromium's tests
+ *   (`browserTestApp`) run on the builds whose scripts it can run;
  * - `dist`: `deployed` and the server bundle, laid out as a deploy's dist/ (`buildDist`).
  *
  * A build lives in .cache/test-builds/<kind>-<key>/, where the key is a hash of every
@@ -54,6 +55,7 @@ const CLIENT_BUILDS = {
   production: { ...APPLICATION, forDeploy: false },
   'fixture-markup': { ...FIXTURE, forDeploy: false, bundleDependencies: false },
   fixture: { ...FIXTURE, forDeploy: false },
+  'deployed-markup': { ...APPLICATION, forDeploy: true, bundleDependencies: false },
   deployed: { ...APPLICATION, forDeploy: true },
 } as const
 export type ClientBuildKind = keyof typeof CLIENT_BUILDS
@@ -62,12 +64,9 @@ export type BuildKind = ClientBuildKind | 'dist'
 /** The apps a test starts: the application, the test-only fixture, the application as deployed. */
 export type BuiltApp = 'production' | 'fixture' | 'deployed'
 
-/**
- * The build of `app` a test runs on: the markup build unless a browser runs its scripts
- * (`deployed` is one build, as `npm run build` makes it).
- */
+/** The build of `app` a test runs on: the markup build unless a browser runs its scripts. */
 export function buildKindOf(app: BuiltApp, forBrowser: boolean): ClientBuildKind {
-  return app === 'deployed' || forBrowser ? app : `${app}-markup`
+  return forBrowser ? app : `${app}-markup`
 }
 
 /**
@@ -81,6 +80,7 @@ const SOURCES: Record<BuildKind, readonly string[]> = {
   production: ['client', 'shared'],
   'fixture-markup': ['client', 'shared', 'test/fixtures'],
   fixture: ['client', 'shared', 'test/fixtures'],
+  'deployed-markup': ['client', 'shared'],
   deployed: ['client', 'shared'],
   dist: ['client', 'shared', 'server'],
 }
@@ -242,7 +242,7 @@ export function testBuild(kind: BuildKind): Promise<string> {
   return build
 }
 
-/** A client build for a test app (`buildKindOf`): the application or the fixture, for the markup or a browser, or as deployed. */
+/** A client build for a test app (`buildKindOf`). */
 export async function buildFor(kind: ClientBuildKind): Promise<ClientBuild> {
   const clientDir = await testBuild(kind)
   const manifest = JSON.parse(readFileSync(path.join(clientDir, 'manifest.json'), 'utf8')) as BuildManifest

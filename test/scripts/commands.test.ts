@@ -76,7 +76,7 @@ t.test('the builds a file uses: each app it starts, or the built server', async 
     'createTestApp, with and without an app named',
   )
   t.same(buildsOf(projectRoot, 'test/browser/app.test.ts'), ['production'], 'browserTestApp: the scripts bundled')
-  t.ok(buildsOf(projectRoot, 'test/server/compression.test.ts').includes('deployed'), 'the application as deployed')
+  t.ok(buildsOf(projectRoot, 'test/server/compression.test.ts').includes('deployed-markup'), 'the application as deployed')
   t.same(buildsOf(projectRoot, 'test/server/main.test.ts'), ['dist'], 'buildDist')
   t.ok(usesSharedBuilds(projectRoot, 'test/server/layouts.test.ts'), 'buildFor')
   t.notOk(usesSharedBuilds(projectRoot, 'test/shared/digest.test.ts'), 'none')
