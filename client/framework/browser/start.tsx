@@ -18,6 +18,8 @@ import { locationKey } from '../../../shared/framework/location.js'
 import type { AnyPayload } from '../../../shared/framework/page-payload.js'
 import type { LayoutTable, Router, RouteTable } from '../../../shared/framework/route-table.js'
 import { AppRoot } from '../view/app-root.js'
+import { showCaughtRenderError } from '../view/dev-overlay.js'
+import type {} from './import-meta.js' // `import.meta.env`'s type, wherever this file is compiled from
 import { definedPage, type LayoutModules, type PageImports, type PageModule } from '../page-module.js'
 import { LayoutData } from './layout-data.js'
 import type { NavigationEngine } from './navigation-engine.js'
@@ -97,6 +99,8 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
         onCaughtError(error, info) {
           console.error(error) // the error page tells the user to look here
           reportCaughtError(error, info.componentStack)
+          // `npm run dev`: Vite's overlay too. Never in a build: the condition is `false` there.
+          if (import.meta.env.DEV) showCaughtRenderError(error, info.componentStack)
         },
       },
     )
