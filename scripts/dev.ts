@@ -7,13 +7,16 @@
  * renders the edited page on the server's next request.
  *
  * If the server exits on its own (a syntax error, a bad config), the next edit starts
- * it again. Ctrl-C or SIGTERM stops both.
+ * it again; meanwhile its port answers with the error's page (scripts/dev-failure-server.ts),
+ * which reloads itself once the server is back. Ctrl-C or SIGTERM stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { ServerError } from './dev-failure-page.js'
+import { serveFailurePage, type FailurePage } from './dev-failure-server.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** Edits close together (a save that writes several files) restart once. */
@@ -21,16 +24,24 @@ const SETTLE_MS = 100
 
 let server: ChildProcess | undefined
 let stopping = false
+/** The failure's page, while the server is down. */
+let failurePage: Promise<FailurePage | undefined> | undefined
 
 function start(): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'scripts/dev-server.ts')], {
+  const reporter = pathToFileURL(path.join(root, 'scripts/dev-server-failure.ts')).href
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', reporter, path.join(root, 'scripts/dev-server.ts')], {
     cwd: root,
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, NODE_ENV: 'development' },
   })
   server = child
+  let wasReady = false
+  let error: ServerError | undefined
   child.on('message', (message) => {
-    if ((message as { ready?: boolean }).ready && restartStartedAt !== undefined) {
+    const { ready, failed } = message as { ready?: boolean; failed?: ServerError }
+    wasReady ||= ready === true
+    error = failed ?? error
+    if (ready && restartStartedAt !== undefined) {
       console.log(`[dev] restarted in ${Math.round(performance.now() - restartStartedAt)} ms`)
       restartStartedAt = undefined
     }
@@ -43,6 +54,19 @@ function start(): void {
       console.error(`[dev] the server exited (${signal ?? `code ${code}`}); waiting for an edit to start it again`)
     }
   })
+  // 'close', not 'exit': after the last message (the error) has arrived.
+  child.on('close', (code, signal) => {
+    if (stopping || restarting || server !== undefined || code === 0) return
+    const page = serveFailurePage(root, process.env, { error, wasReady, exit: signal ?? `code ${code}` })
+    failurePage = page
+    void page.then((open) => open && console.error(`[dev] ${open.url} shows the error until then`))
+  })
+}
+
+async function closeFailurePage(): Promise<void> {
+  const page = failurePage
+  failurePage = undefined
+  await (await page)?.close()
 }
 
 async function stopServer(): Promise<void> {
@@ -73,6 +97,7 @@ async function restart(): Promise<void> {
     console.log(`[dev] ${pending} changed: restarting the server`)
     pending = undefined
     await stopServer()
+    await closeFailurePage() // the port is the server's again
     if (!stopping) start()
   }
   restarting = false
@@ -127,6 +152,7 @@ async function shutDown(): Promise<void> {
   configWatcher.close()
   for (const { watcher } of watchedFolders.values()) watcher.close()
   await stopServer()
+  await closeFailurePage()
   process.exit(0)
 }
 process.on('SIGINT', () => void shutDown())
