@@ -16,8 +16,11 @@ import { rawRequest } from '../helpers/raw-http.js'
 const dist = await buildDist(t)
 const start = (env: Record<string, string>) => startServer(dist, env)
 
-t.test('the built server serves the example screens, then stops on SIGTERM with exit 0', async (t) => {
-  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '0' })
+// One process for what a normal life shows: it serves, never loads development code,
+// and on SIGTERM drains (readiness 503 at once, pages still served) and exits 0.
+t.test('the built server serves the example screens without development code, then drains on SIGTERM and exits 0', async (t) => {
+  const forbid = path.join(import.meta.dirname, '../fixtures/forbid-dev-modules.mjs')
+  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '1500', NODE_OPTIONS: `--import=${forbid}` })
   t.teardown(() => void server.child.kill('SIGKILL'))
   const origin = await listeningOrigin(server)
 
@@ -25,6 +28,7 @@ t.test('the built server serves the example screens, then stops on SIGTERM with 
     ['/', 200, 'text/html'],
     ['/items/7', 200, 'text/html'],
     ['/about', 200, 'text/html'],
+    ['/contact', 200, 'text/html'],
     ['/items/abc', 404, 'text/html'],
     ['/nope', 404, 'text/html'],
     ['/api/health', 200, 'application/json'],
@@ -39,26 +43,8 @@ t.test('the built server serves the example screens, then stops on SIGTERM with 
   const items = await (await fetch(`${origin}/items/7`)).text()
   t.equal(items.match(/<tr><td>\d+<\/td>/g)?.length, 200, 'rendered by the production bundle')
   t.notMatch(server.output(), /Warning|development/i, 'React runs its production build')
+  t.notMatch(server.output(), 'development-only module', 'no Vite, no plugin of development loaded')
 
-  server.child.kill('SIGTERM')
-  const [code] = await once(server.child, 'exit')
-  t.equal(code, 0)
-})
-
-t.test('production never loads Vite or its plugins (development only)', async (t) => {
-  const forbid = path.join(import.meta.dirname, '../fixtures/forbid-dev-modules.mjs')
-  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '0', NODE_OPTIONS: `--import=${forbid}` })
-  t.teardown(() => void server.child.kill('SIGKILL'))
-  const origin = await listeningOrigin(server)
-  for (const url of ['/items/7', '/contact', '/nope']) await fetch(origin + url)
-  t.equal((await fetch(origin + '/items/7')).status, 200)
-  t.notMatch(server.output(), 'development-only module')
-})
-
-t.test('SIGTERM: readiness 503 at once, pages still served during the delay, then a clean exit', async (t) => {
-  const server = start({ PORT: '0', SHUTDOWN_DELAY_MS: '1500' })
-  t.teardown(() => void server.child.kill('SIGKILL'))
-  const origin = await listeningOrigin(server)
   t.equal((await fetch(`${origin}/api/ready`)).status, 200)
   const exited = once(server.child, 'exit')
   server.child.kill('SIGTERM')
