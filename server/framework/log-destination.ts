@@ -29,88 +29,115 @@ export interface LogDestination {
   flush(): Promise<void>
 }
 
-export function boundedStdout(maxBytes: number): LogDestination {
-  const stream = pino.destination({ dest: 1, sync: false, maxLength: maxBytes })
-  let log: FastifyBaseLogger | undefined
-  let droppedLines = 0
-  let droppedBytes = 0
-  let lastReport = 0
-  let later: NodeJS.Timeout | undefined
+/** Lines dropped since the last report, and their report: a warning through the logger, at most one per interval. */
+class DroppedLines {
+  log: FastifyBaseLogger | undefined
+  private lines = 0
+  private bytes = 0
+  private lastReport = 0
+  private later: NodeJS.Timeout | undefined
   /** The counts a report carries while it is being written: if it is dropped, they are counted again. */
-  let reporting: { droppedLines: number; droppedBytes: number } | undefined
-  stream.on('drop', (line: string | Buffer) => {
-    // Emitted inside the write that dropped the line, so inside the report's own `warn`.
-    if (reporting) {
-      droppedLines += reporting.droppedLines
-      droppedBytes += reporting.droppedBytes
+  private reporting: { droppedLines: number; droppedBytes: number } | undefined
+
+  constructor(private readonly maxBytes: number) {}
+
+  /** True while some dropped lines wait for a report that can be written. */
+  get waiting(): boolean {
+    return this.lines > 0 && this.log !== undefined
+  }
+
+  /** The stream dropped `line` (emitted inside the write that dropped it, so maybe inside the report's own `warn`). */
+  count(line: string | Buffer): void {
+    if (this.reporting) {
+      this.lines += this.reporting.droppedLines
+      this.bytes += this.reporting.droppedBytes
     } else {
-      droppedLines++
-      droppedBytes += Buffer.byteLength(line)
+      this.lines++
+      this.bytes += Buffer.byteLength(line)
     }
     // Also from here: a line too long for the bound, dropped while nothing else waits,
     // is followed by no write. A report tried while stdout is still stalled is dropped
     // and counted in turn, at most once an interval.
-    scheduleReport()
-  })
-  const report = () => {
-    if (droppedLines === 0 || !log) return
-    lastReport = Date.now()
-    const lost = { droppedLines, droppedBytes }
-    droppedLines = droppedBytes = 0
+    this.schedule()
+  }
+
+  /** Writes the report now, if there is one to write. */
+  report(): void {
+    if (!this.waiting) return
+    this.lastReport = Date.now()
+    const lost = { droppedLines: this.lines, droppedBytes: this.bytes }
+    this.lines = this.bytes = 0
     // The report can be dropped too (stdout still stalled): what it carried goes into the next one.
-    reporting = lost
+    this.reporting = lost
     try {
-      log.warn(lost, `log lines dropped: stdout took them slower than they came, and more than LOG_BUFFER_BYTES (${maxBytes}) waited`)
+      this.log!.warn(lost, `log lines dropped: stdout took them slower than they came, and more than LOG_BUFFER_BYTES (${this.maxBytes}) waited`)
     } finally {
-      reporting = undefined
+      this.reporting = undefined
     }
   }
-  // After a drop, and on 'write' (stdout took some bytes: room again for the report).
-  // Within the interval of the last one, the report waits for its end: by then the log
-  // may have gone quiet, and no other write would come to carry it.
-  const scheduleReport = () => {
-    if (droppedLines === 0 || !log || later) return
-    const wait = lastReport + REPORT_INTERVAL_MS - Date.now()
+
+  /**
+   * After a drop, and on 'write' (stdout took some bytes: room again for the report).
+   * Within the interval of the last one, the report waits for its end: by then the log
+   * may have gone quiet, and no other write would come to carry it.
+   */
+  readonly schedule = (): void => {
+    if (!this.waiting || this.later) return
+    const wait = this.lastReport + REPORT_INTERVAL_MS - Date.now()
     // On the next tick at the soonest: this event fires inside the stream's own write bookkeeping.
-    later = setTimeout(
+    this.later = setTimeout(
       () => {
-        later = undefined
-        report()
+        this.later = undefined
+        this.report()
       },
       Math.max(wait, 0),
     )
-    later.unref() // a pending report never keeps the process alive
+    this.later.unref() // a pending report never keeps the process alive
   }
-  stream.on('write', scheduleReport)
-  // sonic-boom's state, which its types leave out: `sync` is read on every write;
-  // `_writing` holds from a write's start (in libuv's thread pool) until nothing waits
-  // any more, or until stdout failed and nothing will be written again.
-  const sonicBoom = stream as unknown as { sync: boolean; _writing: boolean }
-  /** Resolves once no byte waits to be written and no write is under way, with whether one was. */
-  const written = () =>
-    new Promise<boolean>((resolve) => {
-      if (!sonicBoom._writing) return resolve(false)
-      const done = () => {
-        stream.off('drain', done)
-        stream.off('error', done)
-        resolve(true)
-      }
-      stream.on('drain', done)
-      stream.on('error', done)
-    })
+
+  /** The scheduled report will not be written by its timer (written now, or never). */
+  unschedule(): void {
+    clearTimeout(this.later)
+    this.later = undefined
+  }
+}
+
+/** Resolves once no byte waits to be written and no write is under way, with whether one was. */
+function writtenOut(stream: DestinationStream & NodeJS.EventEmitter): Promise<boolean> {
+  // sonic-boom's state, which its types leave out: `_writing` holds from a write's start
+  // (in libuv's thread pool) until nothing waits any more, or until stdout failed and
+  // nothing will be written again.
+  if (!(stream as unknown as { _writing: boolean })._writing) return Promise.resolve(false)
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done)
+      stream.off('error', done)
+      resolve(true)
+    }
+    stream.on('drain', done)
+    stream.on('error', done)
+  })
+}
+
+export function boundedStdout(maxBytes: number): LogDestination {
+  const stream = pino.destination({ dest: 1, sync: false, maxLength: maxBytes })
+  const dropped = new DroppedLines(maxBytes)
+  stream.on('drop', (line: string | Buffer) => dropped.count(line))
+  stream.on('write', dropped.schedule)
   // At exit pino writes what still waits, synchronously (its handler was registered
   // with the stream, so it runs before this one); the counts not reported yet follow
   // it, or they would be lost with the pending timer. Written synchronously too: there
-  // is no event loop left to finish an asynchronous write. A write under way is not
-  // waited for either: its lines may reach stdout after these, or not at all (the
-  // process ends with the thread writing them), which is why a clean stop calls
-  // `flush` first and only the abrupt exits (a second signal, the grace period
-  // outlasted) rely on this.
+  // is no event loop left to finish an asynchronous write (sonic-boom reads `sync` on
+  // every write). A write under way is not waited for either: its lines may reach
+  // stdout after these, or not at all (the process ends with the thread writing them),
+  // which is why a clean stop calls `flush` first and only the abrupt exits (a second
+  // signal, the grace period outlasted) rely on this.
   process.on('exit', () => {
-    clearTimeout(later)
+    dropped.unschedule()
     try {
+      const sonicBoom = stream as unknown as { sync: boolean }
       sonicBoom.sync = true
-      report()
+      dropped.report()
       stream.flushSync()
     } catch {
       // stdout is gone: there is no one left to tell
@@ -119,21 +146,19 @@ export function boundedStdout(maxBytes: number): LogDestination {
   return {
     stream,
     reportDropsTo(logger) {
-      log = logger
+      dropped.log = logger
     },
     async flush() {
       for (;;) {
-        clearTimeout(later)
-        later = undefined
-        report()
-        const waited = await written()
+        dropped.unschedule()
+        dropped.report()
+        const waited = await writtenOut(stream)
         // A report dropped while stdout was behind put its counts back: with everything
         // written there is room for it now. One dropped with nothing waiting is longer
         // than the bound itself, and would be dropped again.
-        if (droppedLines === 0 || !log || !waited) break
+        if (!dropped.waiting || !waited) break
       }
-      clearTimeout(later)
-      later = undefined
+      dropped.unschedule()
     },
   }
 }
