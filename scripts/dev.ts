@@ -6,17 +6,21 @@
  * the browser (React Fast Refresh keeps component state) and its module runner
  * renders the edited page on the server's next request.
  *
- * If the server exits on its own (a syntax error, a bad config), the next edit starts
- * it again; meanwhile its port answers with the error's page (scripts/dev-failure-server.ts),
- * which reloads itself once the server is back. Ctrl-C or SIGTERM stops both.
+ * If the server exits on its own (a syntax error, a module that throws as it loads), the
+ * next edit starts it again; meanwhile its port answers with the error's page
+ * (scripts/dev-failure-server.ts), which reloads itself once the server is back. A port
+ * already in use stops `npm run dev` at once, with the port named: no edit would free
+ * it. Ctrl-C or SIGTERM stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { EXIT_PORT_IN_USE, loadConfigOrExit, portInUseMessage } from '../server/framework/process.js'
 import type { ServerError } from './dev-failure-page.js'
 import { serveFailurePage, type FailurePage } from './dev-failure-server.js'
+import { portIsFree } from './port-probe.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 /** Edits close together (a save that writes several files) restart once. */
@@ -50,7 +54,11 @@ function start(): void {
     if (server === child) server = undefined
     // A start that never became ready: the next restart is timed from its own edit.
     if (!restarting) restartStartedAt = undefined
-    if (!stopping && !restarting && code !== 0) {
+    if (code === EXIT_PORT_IN_USE) {
+      // Taken while the server restarted: the server has said which port.
+      console.error('[dev] stopping: the port is in use')
+      void shutDown(1)
+    } else if (!stopping && !restarting && code !== 0) {
       console.error(`[dev] the server exited (${signal ?? `code ${code}`}); waiting for an edit to start it again`)
     }
   })
@@ -136,6 +144,14 @@ function watchFolder(folder: string): void {
   }
 }
 
+// A bad variable stops here, before anything is started; the port too, before Vite
+// spends seconds starting for a server that could not listen.
+const { host, port } = loadConfigOrExit()
+if (!(await portIsFree(host, port))) {
+  console.error(`[dev] ${portInUseMessage(host, port)}`)
+  process.exit(1)
+}
+
 watchFolder(path.join(root, 'server'))
 watchFolder(path.join(root, 'shared'))
 // The folder, not the file: an editor that saves by writing a new file and renaming
@@ -145,7 +161,7 @@ const configWatcher = watch(root, (_event, name) => {
 })
 start()
 
-async function shutDown(): Promise<void> {
+async function shutDown(code = 0): Promise<void> {
   if (stopping) return
   stopping = true
   clearTimeout(timer)
@@ -153,7 +169,7 @@ async function shutDown(): Promise<void> {
   for (const { watcher } of watchedFolders.values()) watcher.close()
   await stopServer()
   await closeFailurePage()
-  process.exit(0)
+  process.exit(code)
 }
 process.on('SIGINT', () => void shutDown())
 process.on('SIGTERM', () => void shutDown())

@@ -32,10 +32,30 @@ function checkClientBuild(clientDir: string): void {
   }
 }
 
+/**
+ * The exit code of a server that found its port taken: `npm run dev`'s supervisor
+ * (scripts/dev.ts) stops on it instead of waiting for an edit, which would not free the port.
+ */
+export const EXIT_PORT_IN_USE = 3
+
+/** What an operator is told when the port is taken: which one, and what to do about it. */
+export function portInUseMessage(host: string, port: number): string {
+  return `port ${port} is already in use on ${host}: stop the process that listens there, or set PORT to another port`
+}
+
+/** Whether a listen failed because something else listens on that address. */
+export function isAddressInUse(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE'
+}
+
 export async function listenOrExit(app: FastifyInstance, config: AppConfig): Promise<void> {
   try {
     await app.listen({ host: config.host, port: config.port })
   } catch (error) {
+    if (isAddressInUse(error)) {
+      app.log.error(`could not start: ${portInUseMessage(config.host, config.port)}`)
+      process.exit(EXIT_PORT_IN_USE)
+    }
     app.log.error({ err: error }, 'could not start')
     process.exit(1)
   }

@@ -94,6 +94,16 @@ t.test('a bad environment variable stops the process with exit 1, naming the var
   t.match(server.output(), /Configuration error: PORT must be a port number/)
 })
 
+t.test('a port in use stops the process with its own exit code and a line naming the port', async (t) => {
+  const first = start({ PORT: '0' })
+  t.teardown(() => void first.child.kill('SIGKILL'))
+  const port = new URL(await listeningOrigin(first)).port
+  const second = start({ PORT: port })
+  const [code] = await once(second.child, 'exit')
+  t.equal(code, 3)
+  t.match(second.logLines().at(-1)?.msg, `could not start: port ${port} is already in use on 127.0.0.1: stop the process`)
+})
+
 // Every variable's bad values and their messages are checked in-process
 // (test/server/config.test.ts); here, once each, what only the process does: a value
 // its parser refuses, and a client build missing where CLIENT_DIR says.
