@@ -1,13 +1,15 @@
 /**
  * Development's Vite config (`npm run dev`); the production client build is also
  * Vite's, configured in scripts/build.ts without this file. @fastify/vite reads it: the client modules are
- * served from the project root (`/client/entry.tsx`), and the `ssr` environment's
- * input is what Vite's module runner loads for server-side rendering.
+ * served from the project root (`/client/entry.tsx`). The module runner's entry for
+ * server-side rendering is named by server/framework/development/, which loads it only
+ * for the requests that render a page.
  */
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
+import { SOURCE_CHANGED_EVENT } from './server/framework/error-documents.js'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 
@@ -27,13 +29,32 @@ function sharedEditsRestart(): Plugin {
   }
 }
 
+/**
+ * A development error page (a page whose modules could not be loaded, a render that
+ * failed) reloads after the next edit of client/, the one folder Vite updates without a
+ * restart: the edit may be the fix, and the files it touches need not be modules the
+ * error page loaded, so Vite's own updates would not reach it. Sent once the server's
+ * module graph has dropped the edited file, so the reload renders the edit.
+ */
+function errorPagesReloadOnClientEdits(): Plugin {
+  const client = path.join(root, 'client') + path.sep
+  return {
+    name: 'error-pages-reload-on-client-edits',
+    hotUpdate({ file, server }) {
+      if (this.environment.name === 'ssr' && path.normalize(file).startsWith(client)) {
+        server.environments.client.hot.send(SOURCE_CHANGED_EVENT)
+      }
+    },
+  }
+}
+
 export default defineConfig({
   root,
   // Each checkout (and each test's copy of the project) keeps its own pre-bundled deps.
   cacheDir: path.join(root, '.cache/vite'),
   clearScreen: false,
   // The pre-bundled dependencies (in cacheDir, outside node_modules) are not ours to refresh.
-  plugins: [react({ exclude: [/\/node_modules\//, /\/\.cache\/vite\//] }), sharedEditsRestart()],
+  plugins: [react({ exclude: [/\/node_modules\//, /\/\.cache\/vite\//] }), sharedEditsRestart(), errorPagesReloadOnClientEdits()],
   server: {
     // The app checks Host itself (ALLOWED_HOSTS) before Vite sees a request; Vite's own
     // list would refuse the names the app was told to answer.
@@ -46,7 +67,4 @@ export default defineConfig({
   },
   // Found up front, so the first page load does not discover a dependency and reload.
   optimizeDeps: { entries: ['client/entry.tsx', 'client/pages/*.tsx', 'client/framework/monitoring/*.ts'] },
-  environments: {
-    ssr: { build: { rollupOptions: { input: { index: 'server/framework/development/ssr-entry.ts' } } } },
-  },
 })

@@ -2,15 +2,15 @@
  * `npm run dev`: runs the development server (scripts/dev-server.ts) and starts it
  * again whenever the server's own code changes (server/, shared/, vite.config.ts):
  * a fresh process is the one reliable way to reload Fastify plugins and everything
- * they imported. Browser code (client/) never restarts it: Vite hot-swaps the edit in
- * the browser (React Fast Refresh keeps component state) and its module runner
- * renders the edited page on the server's next request.
+ * they imported. Browser code (client/) never restarts a running server: Vite
+ * hot-swaps the edit in the browser (React Fast Refresh keeps component state) and its
+ * module runner renders the edited page on the server's next request.
  *
  * If the server exits on its own (a syntax error, a module that throws as it loads), the
- * next edit starts it again; meanwhile its port answers with the error's page
- * (scripts/dev-failure-server.ts), which reloads itself once the server is back. A port
- * already in use stops `npm run dev` at once, with the port named: no edit would free
- * it. Ctrl-C or SIGTERM stops both.
+ * next edit starts it again, an edit of client/ included; meanwhile its port answers
+ * with the error's page (scripts/dev-failure-server.ts), which reloads itself once the
+ * server is back. A port already in use stops `npm run dev` at once, with the port
+ * named: no edit would free it. Ctrl-C or SIGTERM stops both.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
@@ -111,7 +111,18 @@ async function restart(): Promise<void> {
   restarting = false
 }
 
-/** The server's source folders watched, each with its watcher and the inode it watches. */
+const clientFolder = path.join(root, 'client') + path.sep
+
+/**
+ * client/ is Vite's to update in a running server. A server that is down is started
+ * by a client edit too: it imports the client's layouts and pages at start, so a
+ * syntax error there, found by a restart, stops it until that file is fixed.
+ */
+function restartsServer(file: string): boolean {
+  return !file.startsWith(clientFolder) || (server === undefined && !restarting)
+}
+
+/** The source folders watched, each with its watcher and the inode it watches. */
 const watchedFolders = new Map<string, { watcher: FSWatcher; inode: number }>()
 
 /**
@@ -132,7 +143,7 @@ function watchFolder(folder: string): void {
       if (name === null) return
       const file = path.join(folder, String(name))
       if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) watchFolder(file)
-      else if (/\.(ts|tsx|json)$/.test(file)) scheduleRestart(path.relative(root, file))
+      else if (/\.(ts|tsx|json)$/.test(file) && restartsServer(file)) scheduleRestart(path.relative(root, file))
     })
     watcher.on('error', () => watcher.close())
     watchedFolders.set(folder, { watcher, inode })
@@ -154,6 +165,7 @@ if (!(await portIsFree(host, port))) {
 
 watchFolder(path.join(root, 'server'))
 watchFolder(path.join(root, 'shared'))
+watchFolder(path.join(root, 'client'))
 // The folder, not the file: an editor that saves by writing a new file and renaming
 // it over the old one leaves a watcher of the file on a file that is gone.
 const configWatcher = watch(root, (_event, name) => {

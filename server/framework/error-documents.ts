@@ -9,9 +9,16 @@ import { escapeHtml, serializeForScript } from '../../shared/framework/html.js'
 import type { DevError } from '../../shared/framework/page-payload.js'
 
 /**
+ * What `npm run dev` tells the browser when a file the server renders pages with changed
+ * (vite.config.ts sends it): a development error page reloads, which shows the fix
+ * without the developer reloading, or the next error.
+ */
+export const SOURCE_CHANGED_EVENT = 'app:source-changed'
+
+/**
  * The page sent when React cannot even render its shell: plain HTML, the same words and
  * digest as the React error page, and no script, except in development, where Vite's
- * error overlay opens with the real error.
+ * error overlay opens with the real error, and the page reloads after the next edit.
  */
 export function renderShellErrorDocument(
   text: string,
@@ -27,8 +34,9 @@ export function renderShellErrorDocument(
     (overlay
       ? `<meta property="csp-nonce" nonce="${escapeHtml(overlay.styleNonce)}">` +
         `<script type="module" nonce="${escapeHtml(overlay.nonce)}">` +
-        `import { ErrorOverlay } from '/@vite/client';` +
-        `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}))</script>`
+        `import { ErrorOverlay, createHotContext } from '/@vite/client';` +
+        `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}));` +
+        `createHotContext('/@error-page').on('${SOURCE_CHANGED_EVENT}', () => location.reload())</script>`
       : '') +
     '</body></html>'
   )

@@ -1,11 +1,15 @@
+// test-needs: chromium
 /**
- * `npm run dev` answers what it should and only that: a second one on a port in use
- * stops at once. Each test runs the real command on its own copy of the project.
+ * `npm run dev` answers what it should and only that: a client module that cannot be
+ * loaded fails the pages alone, with Vite's overlay, until the fix; a second one on a
+ * port in use stops at once. Each test runs the real command on its own copy of the
+ * project and edits that copy as a developer would.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import t from 'tap'
-import { startDevServer } from '../helpers/dev-server.js'
+import { openPage, waitForHydration } from '../helpers/browser.js'
+import { startDevServer, type DevServer } from '../helpers/dev-server.js'
 
 /** Whether any process of the group led by `pid` is still alive. */
 function groupAlive(pid: number): boolean {
@@ -40,4 +44,82 @@ t.test('a second npm run dev on a port in use exits at once, naming the port, an
   t.match(output, 'set PORT to another port', 'it says what to do')
   t.notOk(groupAlive(second.pid!), 'no process of it is left')
   t.equal((await fetch(`${dev.origin}/api/health`)).status, 200, 'the first one still answers')
+})
+
+/** The open tab's hot update of the broken file fails first: Vite says so in the console. */
+const HOT_UPDATE_FAILED = [/Failed to reload \/client\/layouts\/root\.tsx/, /\[vite\] Internal Server Error/]
+
+/** Waits until `path` answers `status`: an edit reaches the server through Vite's file watcher. */
+async function untilStatus(dev: DevServer, path: string, status: number): Promise<string> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const response = await fetch(dev.origin + path)
+    const body = await response.text()
+    if (response.status === status) return body
+    if (Date.now() > deadline) throw new Error(`${path} still answers ${response.status}, not ${status}`)
+  }
+}
+
+t.test('a client module that cannot be loaded fails the pages alone, shows the overlay, and the tab recovers after the fix', async (t) => {
+  const dev = await startDevServer(t)
+
+  // First, while no tab ever loaded the layout: Vite has no module of it to update in
+  // the browser, so only the error page's own reload brings the fix.
+  t.test('an import of a module renamed away, before any tab was open', async (t) => {
+    dev.edit('client/layouts/root.tsx', (text) => text.replace("from './theme-choice.js'", "from './theme-picker.js'"))
+    await untilStatus(dev, '/about', 500)
+    t.equal((await fetch(`${dev.origin}/api/health`)).status, 200, '/api still answers')
+    const { page, documentRequests } = await openPage(t)
+    t.equal((await page.goto(`${dev.origin}/about`))?.status(), 500)
+    await page
+      .locator('vite-error-overlay .message-body')
+      .getByText(/theme-picker/)
+      .waitFor()
+    const reloads = documentRequests.length
+    dev.edit('client/layouts/root.tsx', (text) => text.replace("from './theme-picker.js'", "from './theme-choice.js'"))
+    await page.getByRole('heading', { name: 'About' }).waitFor({ timeout: 15_000 })
+    await waitForHydration(page)
+    t.ok(documentRequests.length > reloads, 'the tab reloaded by itself')
+    t.equal((await fetch(`${dev.origin}/about`)).status, 200)
+  })
+
+  t.test('a syntax error in a layout', async (t) => {
+    const { page, documentRequests } = await openPage(t, {}, HOT_UPDATE_FAILED)
+    await page.goto(`${dev.origin}/about`)
+    await waitForHydration(page)
+    dev.edit('client/layouts/root.tsx', (text) => text.replace('export default defineLayout', 'const broken = (;\nexport default defineLayout'))
+    const body = await untilStatus(dev, '/about', 500)
+    t.match(body, "from '/@vite/client'", 'the 500 page opens the overlay')
+    const health = await fetch(`${dev.origin}/api/health`)
+    t.equal(health.status, 200, '/api still answers')
+    t.same(await health.json(), { status: 'ok' })
+    t.equal((await fetch(`${dev.origin}/client/entry.tsx`)).status, 200, "Vite's modules still answer")
+    t.equal((await fetch(`${dev.origin}/_data/about`)).status, 500, 'page data fails too, with the error payload')
+
+    t.equal((await page.reload())?.status(), 500)
+    const overlay = page.locator('vite-error-overlay')
+    await overlay.locator('.message-body').getByText('Unexpected ";"').waitFor()
+    t.match(await overlay.locator('.file').textContent(), /client\/layouts\/root\.tsx:\d+:\d+/, 'the overlay names the file and line')
+    t.match(await overlay.locator('.frame').textContent(), 'const broken = (;', 'and shows the code')
+    const reloads = documentRequests.length
+
+    dev.edit('client/layouts/root.tsx', (text) => text.replace('const broken = (;\n', ''))
+    await page.getByRole('heading', { name: 'About' }).waitFor({ timeout: 15_000 })
+    await waitForHydration(page)
+    t.ok(documentRequests.length > reloads, 'the tab reloaded by itself')
+    t.equal(await overlay.count(), 0, 'no overlay left')
+    t.equal((await fetch(`${dev.origin}/about`)).status, 200, 'the next request is a 200')
+  })
+
+  t.test('a server restarted while a layout is broken stops, and the fix of the layout starts it again', async (t) => {
+    dev.edit('client/layouts/root.tsx', (text) => text.replace('export default defineLayout', 'const broken = (;\nexport default defineLayout'))
+    await untilStatus(dev, '/about', 500)
+    let from = dev.output().length
+    dev.edit('server/pages/about.ts', (text) => text.replace("paragraph:\n      'This application", "paragraph:\n      'Edited: this application"))
+    await dev.waitForOutput(/the server exited \(code 1\); waiting for an edit/, from)
+    from = dev.output().length
+    dev.edit('client/layouts/root.tsx', (text) => text.replace('const broken = (;\n', ''))
+    await dev.waitForOutput(/client\/layouts\/root\.tsx changed: restarting the server[^]*Development server ready at /, from)
+    t.match(await untilStatus(dev, '/about', 200), 'Edited: this application', 'the restarted server runs both edits')
+  })
 })

@@ -2,18 +2,23 @@
  * `npm run dev` (docs/architecture.md, "Stack", "Known pitfalls"): the production app, with Vite serving the browser's
  * modules (HMR, React Fast Refresh, the error overlay) through @fastify/vite at the
  * root context, and Vite's module runner loading the server's React side (the page
- * modules and the renderer, ssr-entry.ts), fresh after every edit. Everything else is
- * the same Fastify app: same plugins, routes, /api and /monitoring.
+ * modules and the renderer, ssr-entry.ts), fresh after every edit, for the requests
+ * that render pages (view-loader.ts). Everything else is the same Fastify app: same
+ * plugins, routes, /api and /monitoring.
  *
  * Only scripts/dev-server.ts imports this folder, so production neither bundles nor
  * loads vite, and does not need it installed.
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
+import path from 'node:path'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
 import type { DevelopmentMode } from '../app.js'
 import type { AppView } from '../render/app-view.js'
+import { surfaceOf } from '../surfaces.js'
+import { sendLoadFailure } from './load-failure.js'
 import { logRequests } from './request-log.js'
+import { viewLoader, type ViewLoader } from './view-loader.js'
 
 /** What the document loads in development instead of the built, hashed files. */
 function developmentManifest(routeIds: readonly string[], preamble: string): BuildManifest {
@@ -33,24 +38,40 @@ function developmentManifest(routeIds: readonly string[], preamble: string): Bui
  * vite.config.ts is), `routeIds` the route table's ids (each has client/pages/<id>.tsx).
  */
 export async function prepareDevelopment(root: string, routeIds: readonly string[]): Promise<DevelopmentMode> {
-  const [{ default: fastifyVite }, { default: react }] = await Promise.all([import('@fastify/vite'), import('@vitejs/plugin-react')])
-  let entries: FastifyInstance['vite']['entries']
+  const [{ default: fastifyVite }, { default: react }, { isRunnableDevEnvironment }] = await Promise.all([
+    import('@fastify/vite'),
+    import('@vitejs/plugin-react'),
+    import('vite'),
+  ])
+  const manifest = developmentManifest(routeIds, react.preambleCode.replace('__BASE__', '/'))
+  let loader: ViewLoader | undefined
 
   const plugin = fp(
     async function viteDevelopmentServer(fastify: FastifyInstance) {
+      // vite.config.ts names no server entry: @fastify/vite would import it before every
+      // request, /api and Vite's own modules included, and a page that fails to load
+      // would fail them all. Only the requests that render a page load it, here.
       await fastify.register(fastifyVite, { root, dev: true })
       await fastify.vite.ready()
-      entries = fastify.vite.entries
+      const ssr = fastify.vite.devServer?.environments.ssr
+      if (!ssr || !isRunnableDevEnvironment(ssr)) throw new Error("Vite's ssr environment has no module runner")
+      const pages = viewLoader(ssr.runner, path.join(root, 'server/framework/development/ssr-entry.ts'))
+      loader = pages
+      await pages.load() // the first page request needs not wait; a failure waits for a page request to be shown
+      fastify.addHook('preHandler', async function loadPages(request, reply) {
+        const surface = surfaceOf(request)
+        if (surface !== 'page' && surface !== 'data') return
+        const loaded = await pages.load()
+        if (!loaded.ok) return sendLoadFailure(request, reply, loaded.error, manifest.buildId)
+      })
     },
     { name: 'vite-development-server' },
   )
 
   function view(): AppView {
-    // @fastify/vite re-imports the entry before every request (a cheap cache hit unless a file changed).
-    const current = entries?.ssr?.view as AppView | undefined
-    if (!current) throw new Error('Vite has not loaded server/framework/development/ssr-entry.ts')
-    return current
+    if (!loader) throw new Error('Vite has not started yet')
+    return loader.current()
   }
 
-  return { plugin, manifest: developmentManifest(routeIds, react.preambleCode.replace('__BASE__', '/')), view, logRequests }
+  return { plugin, manifest, view, logRequests }
 }

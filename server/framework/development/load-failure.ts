@@ -1,0 +1,43 @@
+/**
+ * The answer to a page request when the pages could not be loaded (view-loader.ts): the
+ * production 500 (its text and digest) that opens Vite's error overlay with the real
+ * error, as a render failure does; page data gets the error payload with the same
+ * error. The terminal gets the log line with the stack.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
+import type { DevError, ErrorPayload } from '../../../shared/framework/page-payload.js'
+import { renderShellErrorDocument } from '../error-documents.js'
+import { faultOf } from '../failures.js'
+import { NO_STORE } from '../http-errors.js'
+import { devErrorOf } from '../render/resolve-page.js'
+import { surfaceOf } from '../surfaces.js'
+
+/** What Vite attaches to a transform error (a syntax error): the overlay shows file, line and the code around it. */
+interface ViteErrorFields {
+  readonly id?: unknown
+  readonly frame?: unknown
+  readonly plugin?: unknown
+  readonly loc?: unknown
+}
+
+/** The error for the overlay: message and stack, and where in which file when Vite says so. */
+export function overlayErrorOf(error: unknown): DevError {
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as ViteErrorFields
+  const extra = Object.fromEntries(
+    Object.entries({ id: fields.id, frame: fields.frame, plugin: fields.plugin, loc: fields.loc }).filter(([, v]) => v !== undefined),
+  )
+  return { ...devErrorOf(error), ...extra }
+}
+
+export function sendLoadFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, buildId: string): FastifyReply {
+  const { digest } = faultOf(request, error, 'the pages could not be loaded')
+  const devError = overlayErrorOf(error)
+  reply.code(500).header('cache-control', NO_STORE)
+  if (surfaceOf(request) === 'data') {
+    const payload: ErrorPayload = { kind: 'error', status: 500, digest, buildId, devError }
+    return reply.type('application/json; charset=utf-8').send(JSON.stringify(payload))
+  }
+  const overlay = { error: devError, nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style }
+  return reply.type('text/html; charset=utf-8').send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
+}
