@@ -12,6 +12,13 @@ import { defineConfig, type Plugin } from 'vite'
 import { SOURCE_CHANGED_EVENT } from './server/framework/error-documents.js'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
+const cacheDir = path.join(root, '.cache/vite')
+
+/** Every node_modules folder Node would look in from the project (a test's copy uses the checkout's). */
+function nodeModulesFolders(from: string): string[] {
+  const parent = path.dirname(from)
+  return [path.join(from, 'node_modules'), ...(parent === from ? [] : nodeModulesFolders(parent))]
+}
 
 /**
  * shared/ is the server's code as much as the browser's: scripts/dev.ts restarts the
@@ -51,8 +58,11 @@ function errorPagesReloadOnClientEdits(): Plugin {
 export default defineConfig({
   root,
   // Each checkout (and each test's copy of the project) keeps its own pre-bundled deps.
-  cacheDir: path.join(root, '.cache/vite'),
+  cacheDir,
   clearScreen: false,
+  // The app reads its configuration from the process's environment, never from .env:
+  // Vite would only restart itself on an edit of one.
+  envDir: false,
   // The pre-bundled dependencies (in cacheDir, outside node_modules) are not ours to refresh.
   plugins: [react({ exclude: [/\/node_modules\//, /\/\.cache\/vite\//] }), sharedEditsRestart(), errorPagesReloadOnClientEdits()],
   server: {
@@ -61,6 +71,10 @@ export default defineConfig({
     allowedHosts: true,
     // Same headers as production: no CORS answers that production would not give.
     cors: false,
+    // Only what the browser loads, by path or by /@fs/: the app hands Vite no other
+    // request (server/framework/development/vite-requests.ts reads this list), and Vite
+    // refuses other files even in a request it gets (`?raw`, `?url`, `?inline`).
+    fs: { strict: true, allow: [path.join(root, 'client'), path.join(root, 'shared'), cacheDir, ...nodeModulesFolders(root)] },
     // Build output and test copies are never source (absolute: a test's copy of the
     // project lives under test/.build/ and must watch its own files).
     watch: { ignored: ['dist', 'test/.build', '.cache', '.tap'].map((dir) => path.join(root, dir, '**')) },

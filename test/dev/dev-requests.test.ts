@@ -1,15 +1,20 @@
 // test-needs: chromium
 /**
- * `npm run dev` answers what it should and only that: a client module that cannot be
+ * `npm run dev` answers what it should and only that: the project's files are 404s as
+ * in production while the browser's modules load; a client module that cannot be
  * loaded fails the pages alone, with Vite's overlay, until the fix; a second one on a
  * port in use stops at once. Each test runs the real command on its own copy of the
  * project and edits that copy as a developer would.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { writeFileSync } from 'node:fs'
+import path from 'node:path'
 import t from 'tap'
+import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 import { startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { rawRequest } from '../helpers/raw-http.js'
 
 /** Whether any process of the group led by `pid` is still alive. */
 function groupAlive(pid: number): boolean {
@@ -20,6 +25,55 @@ function groupAlive(pid: number): boolean {
     return false
   }
 }
+
+/** A GET of `target` exactly as written (fetch would resolve its dot segments and escapes). */
+function rawGet(origin: string, target: string) {
+  return rawRequest(origin, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
+}
+
+t.test("the project's own files are 404s as in production; the browser's modules still load", async (t) => {
+  const dev = await startDevServer(t)
+  const production = await listenTestApp(t, 'production')
+  writeFileSync(path.join(dev.dir, '.env'), 'SECRET_IN_ENV=1\n')
+  const files = path.join(dev.dir, 'server/main.ts')
+  // Each with a line of the file that must not come back.
+  const sources: Array<[string, string]> = [
+    ['/server/main.ts', 'runServer'],
+    ['/server/main.ts?import', 'runServer'],
+    ['/server/main.ts?import&raw', 'runServer'],
+    ['/%73erver/main.ts', 'runServer'],
+    ['/server%2Fmain.ts', 'runServer'],
+    ['/client/%2e%2e/server/main.ts', 'runServer'],
+    ['/client%2F..%2Fserver%2Fmain.ts?raw', 'runServer'],
+    ['/@id/server/main.ts', 'runServer'],
+    [`/@fs${files}`, 'runServer'],
+    [`/@fs${files}?raw`, 'runServer'],
+    ['/package.json', '"devDependencies"'],
+    ['/package.json?raw', '"devDependencies"'],
+    ['/tsconfig.json', '"references"'],
+    ['/vite.config.ts', 'defineConfig'],
+    ['/scripts/dev.ts', 'watchFolder'],
+    ['/index.html', '<!doctype html>'],
+    ['/.env', 'SECRET_IN_ENV'],
+    ['/.env?raw', 'SECRET_IN_ENV'],
+    ['/@fs/etc/passwd', 'root:'],
+  ]
+  for (const [target, line] of sources) {
+    const [inDev, inProduction] = await Promise.all([rawGet(dev.origin, target), rawGet(production.origin, target)])
+    t.equal(inDev.status, inProduction.status, `${target}: ${inProduction.status} as in production`)
+    t.equal(inDev.headers['content-type'], inProduction.headers['content-type'], `${target}: the same kind of answer`)
+    t.notOk(inDev.body.includes(line), `${target}: not the file`)
+  }
+
+  const { page, failedResources } = await openPage(t)
+  await page.goto(`${dev.origin}/items/7`)
+  await waitForHydration(page)
+  await page.getByRole('link', { name: 'About' }).first().click()
+  await page.getByRole('heading', { name: 'About' }).waitFor()
+  dev.edit('client/pages/about.tsx', (text) => text.replace('<h1>About</h1>', '<h1>About (edited)</h1>'))
+  await page.getByRole('heading', { name: 'About (edited)' }).waitFor()
+  t.same(failedResources, [], 'every module, dependency and style the pages asked for loaded')
+})
 
 t.test('a second npm run dev on a port in use exits at once, naming the port, and leaves nothing running', async (t) => {
   const dev = await startDevServer(t)

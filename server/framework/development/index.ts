@@ -19,6 +19,7 @@ import { surfaceOf } from '../surfaces.js'
 import { sendLoadFailure } from './load-failure.js'
 import { logRequests } from './request-log.js'
 import { viewLoader, type ViewLoader } from './view-loader.js'
+import { mountViteFiltered } from './vite-requests.js'
 
 /** What the document loads in development instead of the built, hashed files. */
 function developmentManifest(routeIds: readonly string[], preamble: string): BuildManifest {
@@ -48,16 +49,21 @@ export async function prepareDevelopment(root: string, routeIds: readonly string
 
   const plugin = fp(
     async function viteDevelopmentServer(fastify: FastifyInstance) {
+      // Vite's config and environments are read when needed: Vite replaces them when it restarts itself.
+      mountViteFiltered(fastify, root, () => fastify.vite.devServer?.config.server.fs.allow ?? [])
+      await fastify.register(fastifyVite, { root, dev: true })
+      await fastify.vite.ready()
       // vite.config.ts names no server entry: @fastify/vite would import it before every
       // request, /api and Vite's own modules included, and a page that fails to load
       // would fail them all. Only the requests that render a page load it, here.
-      await fastify.register(fastifyVite, { root, dev: true })
-      await fastify.vite.ready()
-      const ssr = fastify.vite.devServer?.environments.ssr
-      if (!ssr || !isRunnableDevEnvironment(ssr)) throw new Error("Vite's ssr environment has no module runner")
-      const pages = viewLoader(ssr.runner, path.join(root, 'server/framework/development/ssr-entry.ts'))
+      const runner = () => {
+        const ssr = fastify.vite.devServer?.environments.ssr
+        if (!ssr || !isRunnableDevEnvironment(ssr)) throw new Error("Vite's ssr environment has no module runner")
+        return ssr.runner
+      }
+      const pages = viewLoader(runner, path.join(root, 'server/framework/development/ssr-entry.ts'))
       loader = pages
-      await pages.load() // the first page request needs not wait; a failure waits for a page request to be shown
+      await pages.load() // so the first page need not wait; a failure is shown by the first page request
       fastify.addHook('preHandler', async function loadPages(request, reply) {
         const surface = surfaceOf(request)
         if (surface !== 'page' && surface !== 'data') return

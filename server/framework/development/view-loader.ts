@@ -16,14 +16,15 @@ export interface ViewLoader {
   current(): AppView
 }
 
-export function viewLoader(runner: ModuleRunner, entry: string): ViewLoader {
+/** `runner`: Vite's ssr runner as it is now (Vite replaces its environments when it restarts itself). */
+export function viewLoader(runner: () => ModuleRunner, entry: string): ViewLoader {
   let last: ViewLoad | undefined
   let lastGood: AppView | undefined
   let loading: Promise<ViewLoad> | undefined
 
   async function importEntry(): Promise<ViewLoad> {
     try {
-      const { view } = (await runner.import(entry)) as { view: AppView }
+      const { view } = (await runner().import(entry)) as { view: AppView }
       lastGood = view
       return { ok: true, view }
     } catch (error) {
@@ -31,7 +32,7 @@ export function viewLoader(runner: ModuleRunner, entry: string): ViewLoader {
       // edited file would be fetched again, and its importers would keep their failure.
       // Forgotten, every module is fetched again by the next load (Vite's own transform
       // cache still spares the unchanged ones).
-      runner.evaluatedModules.clear()
+      runner().evaluatedModules.clear()
       return { ok: false, error }
     }
   }
