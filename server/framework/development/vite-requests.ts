@@ -1,5 +1,5 @@
 /**
- * Which requests `npm run dev` hands to Vite (docs/decisions/027-development-serves-what-the-browser-needs.md).
+ * Which requests `npm run dev` hands to Vite (docs/decisions/028-development-serves-what-the-browser-needs.md).
  * Vite serves any file under the project by its path (/server/main.ts,
  * /package.json, /README.md, `?raw` of anything), where production answers 404. Only
  * what the browser loads reaches it: modules and files in the folders that
