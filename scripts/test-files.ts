@@ -56,12 +56,18 @@ const STARTS_PROCESSES = /\bfrom '(?:node:)?child_process'|\bfrom 'playwright-co
 /**
  * The unit tier (`npm run test:unit`): the unit tests and the tests that run the app in
  * their own process (Fastify's inject, or a port of their own). A file is in it when it
- * declares no tool (`test-needs`) and starts no process: neither it nor any module it
+ * declares no tool (`test-needs`), starts no process (neither it nor any module it
  * imports from test/ (helpers, fixtures), however indirectly, imports child_process or
- * playwright-core. (The esbuild service a build starts does not count: it is the build's.)
+ * playwright-core; the esbuild service a build starts does not count), and runs on the
+ * markup builds only: the builds whose scripts a browser runs, and the deployed server,
+ * are the other tier's (test/helpers/build.ts).
  */
 export function isUnitTier(root: string, file: string): boolean {
-  return needsOf(root, file).length === 0 && !startsProcesses(root, path.resolve(root, file), new Set())
+  return (
+    needsOf(root, file).length === 0 &&
+    buildsOf(root, file).every((kind) => kind.endsWith('-markup')) &&
+    !startsProcesses(root, path.resolve(root, file), new Set())
+  )
 }
 
 function startsProcesses(root: string, module: string, seen: Set<string>): boolean {

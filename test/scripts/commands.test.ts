@@ -91,6 +91,7 @@ t.test('the unit tier: the files that need no tool and start no process, however
     ['test/browser/app.test.ts', 'declares Chromium'],
     ['test/scripts/commands.test.ts', 'starts npm (child_process)'],
     ['test/server/main.test.ts', 'starts the built server (through helpers/server-process.ts)'],
+    ['test/scripts/markup-builds.test.ts', "reads the builds a browser runs, which the unit tier's files never need"],
   ]
   for (const [file, why] of outside) t.notOk(isUnitTier(projectRoot, file), `${file}: not, it ${why}`)
 })
