@@ -19,23 +19,16 @@ export interface FailurePage {
 }
 
 /**
- * Where the server listens (PORT and HOST, with the app's defaults): none for `PORT=0`,
- * where every start gets a new port and no tab can wait for the next one.
+ * Whether the error itself (paths and source lines) may be shown: to a client on this
+ * machine (a loopback peer) that named it by a loopback name. Another peer is another
+ * machine (`HOST=0.0.0.0`), whatever Host it sends; another name may be a DNS-rebinding
+ * attacker's page, and this server does not read ALLOWED_HOSTS.
  */
-function addressOf(env: NodeJS.ProcessEnv): { host: string; port: number } | undefined {
-  const port = Number(env.PORT ?? '3000')
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) return undefined
-  return { host: env.HOST || '127.0.0.1', port }
-}
-
-/**
- * Whether the Host header is a loopback name, the only ones shown the error itself
- * (paths and source lines): a page reached under another name may be a DNS-rebinding
- * attacker's, and this server does not read ALLOWED_HOSTS.
- */
-function isLoopbackHost(host: string | undefined): boolean {
-  const name = host?.toLowerCase().replace(/:\d+$/, '')
-  return name === 'localhost' || name === '127.0.0.1' || name === '[::1]'
+function isLocal(request: IncomingMessage): boolean {
+  const peer = request.socket.remoteAddress ?? ''
+  const loopbackPeer = /^(127\.|::ffff:127\.)/.test(peer) || peer === '::1'
+  const name = request.headers.host?.toLowerCase().replace(/:\d+$/, '')
+  return loopbackPeer && (name === 'localhost' || name === '127.0.0.1' || name === '[::1]')
 }
 
 const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11'
@@ -75,7 +68,7 @@ function failureServer(failure: ServerFailure, root: string): { server: Server; 
     const nonce = randomBytes(16).toString('base64')
     const nonced = [...CSP_DIRECTIVES.scriptSrc, `'nonce-${nonce}'`]
     const csp = cspHeader({ ...CSP_DIRECTIVES, scriptSrc: nonced, styleSrc: [...CSP_DIRECTIVES.styleSrc, `'nonce-${nonce}'`] })
-    const html = renderFailurePage(failure, { root, id, nonce, detailed: isLoopbackHost(request.headers.host) })
+    const html = renderFailurePage(failure, { root, id, nonce, detailed: isLocal(request) })
     response.writeHead(500, {
       ...securityHeaders(undefined),
       'content-security-policy': csp,
@@ -90,12 +83,16 @@ function failureServer(failure: ServerFailure, root: string): { server: Server; 
 }
 
 /**
- * Serves the failure's page on the server's address until `close`. Resolves with
- * undefined, and says why, when the port cannot be had (`PORT=0`, or taken).
+ * Serves the failure's page on the server's address (its HOST and PORT) until `close`.
+ * Resolves with undefined, and says why, when the port cannot be had: taken, or
+ * `PORT=0`, where every start gets a new port and no tab can wait for the next one.
  */
-export async function serveFailurePage(root: string, env: NodeJS.ProcessEnv, failure: ServerFailure): Promise<FailurePage | undefined> {
-  const address = addressOf(env)
-  if (!address) return undefined
+export async function serveFailurePage(
+  root: string,
+  address: { readonly host: string; readonly port: number },
+  failure: ServerFailure,
+): Promise<FailurePage | undefined> {
+  if (address.port === 0) return undefined
   const { server, upgraded } = failureServer(failure, root)
   const listening = once(server, 'listening') // rejects on an 'error' first
   server.listen(address.port, address.host)

@@ -65,7 +65,7 @@ function start(): void {
   // 'close', not 'exit': after the last message (the error) has arrived.
   child.on('close', (code, signal) => {
     if (stopping || restarting || server !== undefined || code === 0) return
-    const page = serveFailurePage(root, process.env, { error, wasReady, exit: signal ?? `code ${code}` })
+    const page = serveFailurePage(root, { host, port }, { error, wasReady, exit: signal ?? `code ${code}` })
     failurePage = page
     void page.then((open) => open && console.error(`[dev] ${open.url} shows the error until then`))
   })
