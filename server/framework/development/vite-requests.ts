@@ -14,8 +14,14 @@ import type { Connect } from 'vite'
 
 /** Vite's modules that are no file: its client, the env, React Refresh's runtime, plugins' virtual modules. */
 const VIRTUAL_PREFIXES = ['/@vite/', '/@id/__x00__']
-/** Exact paths: the overlay's link that opens a file in the editor. */
-const VIRTUAL_PATHS = ['/@react-refresh', '/__open-in-editor']
+/** Exact paths: React Refresh's runtime. */
+const VIRTUAL_PATHS = ['/@react-refresh']
+/**
+ * The overlay's link that opens a file in the developer's editor: only from a page of
+ * this origin. Any site the developer visits could send the browser there, and the
+ * Host would be this one.
+ */
+const OPEN_IN_EDITOR = '/__open-in-editor'
 
 /**
  * The path a request target names, as Vite reads it: decoded (once, as Vite decodes;
@@ -37,10 +43,14 @@ export function targetPath(target: string): string | undefined {
   return path.posix.normalize(decoded)
 }
 
-/** Whether Vite gets the request for `target`: `root` is the project, `allowed` Vite's `server.fs.allow`. */
-export function servedByVite(target: string, root: string, allowed: readonly string[]): boolean {
+/**
+ * Whether Vite gets the request for `target`: `root` is the project, `allowed` Vite's
+ * `server.fs.allow`, `fetchSite` the request's Sec-Fetch-Site header.
+ */
+export function servedByVite(target: string, root: string, allowed: readonly string[], fetchSite?: string): boolean {
   const pathname = targetPath(target)
   if (pathname === undefined) return false
+  if (pathname === OPEN_IN_EDITOR) return fetchSite === 'same-origin'
   if (VIRTUAL_PATHS.includes(pathname) || VIRTUAL_PREFIXES.some((prefix) => pathname.startsWith(prefix))) return true
   const file = pathname.startsWith('/@fs/') ? pathname.slice('/@fs'.length) : path.join(root, pathname)
   return allowed.some((folder) => file.startsWith(folder + path.sep))
@@ -58,7 +68,8 @@ export function mountViteFiltered(fastify: FastifyInstance, root: string, allowe
   })
   fastify.addHook('onRequest', function serveViteModules(request, reply, done) {
     const url = request.raw.url ?? '/'
-    if (!vite || !servedByVite(url, root, allowed())) return done()
+    const fetchSite = request.headers['sec-fetch-site']
+    if (!vite || !servedByVite(url, root, allowed(), typeof fetchSite === 'string' ? fetchSite : undefined)) return done()
     // An answer written by Vite never comes back here, as with @fastify/middie.
     vite(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined))
   })
