@@ -1,6 +1,6 @@
 /**
  * Runs test files for `npm test` (scripts/test.ts) without tap's runner: each file is
- * a Node program (`node --import=tsx <file>`, tap's `node-arg`) that prints its own TAP,
+ * a Node program (`node --import=tsx/esm <file>`, tap's `node-arg`) that prints its own TAP,
  * `jobs` at a time. tap's runner adds to every test process its mock and process-info
  * loader hooks (the latter through NODE_OPTIONS, so into every server, build and npm
  * the test starts too) and source maps: about a second of CPU per file here, a fifth of
@@ -9,9 +9,11 @@
  * One job: each file's report is passed through as it comes. More: a file's report
  * (stdout and stderr) is kept until it ends, then printed whole, so reports never mix.
  * Each file gets tap's `timeout` as TAP_TIMEOUT, which tap enforces inside the file;
- * a process still running a minute past it is killed and counted as failed.
+ * a process still running a minute past it is stopped (SIGTERM, then SIGKILL) and
+ * counted as failed.
  */
 import type { ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
 
 export interface PoolOptions {
   /** How many files run at once. */
@@ -20,7 +22,7 @@ export interface PoolOptions {
   readonly timeoutSeconds: number
   /** Starts `node <args>` with stdout and stderr piped (scripts/test.ts passes signals on to it). */
   readonly start: (args: readonly string[]) => ChildProcess
-  /** tap's `node-arg` (`--import=tsx`). */
+  /** tap's `node-arg` (`--import=tsx/esm`). */
   readonly nodeArgs: readonly string[]
   /** True once a signal asked the run to stop: no file is started after it. */
   readonly stopping: () => boolean
@@ -54,6 +56,11 @@ interface FileOutcome {
   readonly seconds: number
 }
 
+/** After the timeout: SIGTERM (tap ends the file, running its teardowns), then SIGKILL this much later. */
+const KILL_GRACE_MS = 10_000
+/** After the process exits, how long its output may still come (a process it started may hold the pipes). */
+const OUTPUT_GRACE_MS = 5_000
+
 function runFile(file: string, options: PoolOptions, live: boolean): Promise<FileOutcome> {
   const started = performance.now()
   const child = options.start([...options.nodeArgs, file])
@@ -65,17 +72,29 @@ function runFile(file: string, options: PoolOptions, live: boolean): Promise<Fil
   child.stdout!.on('data', take(process.stdout))
   child.stderr!.on('data', take(process.stderr))
   let timedOut = false
+  let kill: NodeJS.Timeout | undefined
   const backstop = setTimeout(
     () => {
       timedOut = true
-      child.kill('SIGKILL')
+      child.kill('SIGTERM')
+      kill = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS)
     },
     (options.timeoutSeconds + 60) * 1000,
   )
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()))
   return new Promise((resolve) => {
-    child.once('close', (code, signal) => {
+    child.once('exit', (code, signal) => {
       clearTimeout(backstop)
-      resolve({ report, code, signal, timedOut, seconds: (performance.now() - started) / 1000 })
+      clearTimeout(kill)
+      // The rest of its output, unless a process it left behind holds the pipes open.
+      const outputEnd = setTimeout(() => {
+        child.stdout!.destroy()
+        child.stderr!.destroy()
+      }, OUTPUT_GRACE_MS)
+      void Promise.race([closed, once(child.stdout!, 'close')]).then(() => {
+        clearTimeout(outputEnd)
+        resolve({ report, code, signal, timedOut, seconds: (performance.now() - started) / 1000 })
+      })
     })
   })
 }
@@ -95,11 +114,14 @@ export async function runTestFiles(files: readonly string[], options: PoolOption
       const counts = countAssertions(outcome.report)
       passed += counts.passed
       failed += counts.failed
+      // A failed assertion fails the file even if the process exits 0 (a stray process.exit).
       const why = outcome.timedOut
         ? `still running ${options.timeoutSeconds + 60} s after it started: killed`
         : outcome.code !== 0
           ? `exited with ${outcome.code ?? outcome.signal}`
-          : undefined
+          : counts.failed > 0
+            ? `${counts.failed} assertion${counts.failed > 1 ? 's' : ''} failed`
+            : undefined
       if (why) failedFiles.push({ file, why })
       console.log(`${why ? 'not ok' : 'ok'} - ${file} (${outcome.seconds.toFixed(1)} s)${why ? `: ${why}` : ''}`)
     }

@@ -13,7 +13,7 @@
  * from an earlier run, side by side in processes of their own; the test processes
  * then only read them.
  *
- * Each file runs as the Node program it is, `node --import=tsx <file>`, printing its
+ * Each file runs as the Node program it is, `node --import=tsx/esm <file>`, printing its
  * TAP (scripts/test-pool.ts), without tap's runner: the runner costs seconds of
  * start-up, more after each `npm ci` (which resets the Test class tap builds for this
  * project's plugins), and a second of CPU per file. A tap option (`--grep`, `--bail`)
@@ -149,7 +149,9 @@ if (tapOptions.length > 0) {
   // (a copy of the project under test/.build/ uses the checkout's node_modules).
   const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
   const tapBin = (JSON.parse(readFileSync(tapPackage, 'utf8')) as { bin: { tap: string } }).bin.tap
-  const code = await exitOf(start([path.join(path.dirname(tapPackage), tapBin), ...tapOptions, ...files], { env }))
+  // The unit tier one file per core at once, as without a tap option; the whole suite one at a time.
+  const jobs = tapOptions.some((option) => /^(-j|--jobs)/.test(option)) ? [] : [`--jobs=${unit ? availableParallelism() : 1}`]
+  const code = await exitOf(start([path.join(path.dirname(tapPackage), tapBin), ...jobs, ...tapOptions, ...files], { env }))
   process.exit(code)
 }
 // Otherwise each file is run as the Node program it is (scripts/test-pool.ts): the unit
