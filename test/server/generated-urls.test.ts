@@ -6,12 +6,8 @@
 import fc from 'fast-check'
 import t from 'tap'
 import { createTestApp } from '../helpers/app.js'
+import { bootstrapOf } from '../helpers/page-html.js'
 import { productionUrl } from '../helpers/generated-urls.js'
-
-function bootstrapOf(html: string): any {
-  const match = /<script type="application\/json" id="__page_data"(?: nonce="[^"]+")?>([^]*?)<\/script>/.exec(html)
-  return match ? JSON.parse(match[1]!) : undefined
-}
 
 t.test('HTML and page data agree on every generated URL', async (t) => {
   const { app } = await createTestApp(t)

@@ -6,6 +6,7 @@
  */
 import t from 'tap'
 import { createTestApp, testConfig } from '../helpers/app.js'
+import { bootstrapOf } from '../helpers/page-html.js'
 import { shelfLoads } from '../fixtures/app/server.js'
 import { LAYOUTS_HELD_HEADER } from '../../shared/framework/constants.js'
 import { SERVER_ERROR_TEXT } from '../../shared/framework/error-texts.js'
@@ -16,11 +17,6 @@ import { fixtureDefinition } from '../fixtures/app/server.js'
 import { createRouter, layout, route, type LayoutTable, type RouteTable } from '../../shared/framework/route-table.js'
 
 const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
-
-/** The page's payload, from the HTML's bootstrap script. */
-function bootstrap(html: string): Record<string, unknown> {
-  return JSON.parse(/<script type="application\/json" id="__page_data"[^>]*>([^<]*)<\/script>/.exec(html)![1]!) as Record<string, unknown>
-}
 
 const text = (html: string, selector: RegExp) => selector.exec(html)?.[1]
 
@@ -36,7 +32,7 @@ t.test('layouts in the fixture application', async (t) => {
       'root, main, then the shelf',
     )
     t.match(res.body, /<h1>Shelf item one<\/h1>/)
-    const payload = bootstrap(res.body)
+    const payload = bootstrapOf(res.body)
     t.same(payload.layouts, { shelf: { loads: shelfLoads.count } })
     t.match(res.body, `<p class="shelf-loads">Shelf loads: ${shelfLoads.count}</p>`)
   })
@@ -72,7 +68,7 @@ t.test('layouts in the fixture application', async (t) => {
     t.match(broken.body, '<aside aria-label="Shelf">', 'the shelf stays')
     t.match(broken.body, 'Fixture header link', 'the root layout stays')
     t.notMatch(broken.body, 'hunter2', 'no internal message')
-    t.match(bootstrap(broken.body), { kind: 'error', status: 500, routeId: 'shelf-item', layouts: { shelf: {} } })
+    t.match(bootstrapOf(broken.body), { kind: 'error', status: 500, routeId: 'shelf-item', layouts: { shelf: {} } })
 
     const missing = await app.inject('/shelf/missing')
     t.equal(missing.statusCode, 404)
@@ -95,7 +91,7 @@ t.test('layouts in the fixture application', async (t) => {
       logs.some((line) => line.msg === 'loader failed' && line.digest === digest && line.layoutId === 'shelf'),
       'logged with the layout',
     )
-    const payload = bootstrap(failed.body)
+    const payload = bootstrapOf(failed.body)
     t.match(payload, { kind: 'error', failedLayout: 'shelf', routeId: 'shelf-item' })
     t.equal(payload.layouts, undefined, 'no data for the layout that failed')
 

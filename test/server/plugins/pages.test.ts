@@ -1,18 +1,14 @@
+/**
+ * The product's pages as the server answers them: the document, its preloads, nonces
+ * and page data, the root layout, head entries, redirects and methods. The outcomes
+ * only the test-only application gives (failing loaders, render errors): page-outcomes.test.ts.
+ */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import t from 'tap'
 import { createTestApp } from '../../helpers/app.js'
-import { HOSTILE_TEXT, SECRET_MESSAGE } from '../../fixtures/app/routes.js'
-
-const SERVER_ERROR_TEXT = 'Application error: a server-side exception has occurred (see the server logs for more information).'
-
-/** The JSON in the page's bootstrap script, parsed as the browser would. */
-function bootstrapOf(html: string): any {
-  const match = /<script type="application\/json" id="__page_data"(?: nonce="[^"]+")?>([^]*?)<\/script>/.exec(html)
-  if (!match) throw new Error('no bootstrap script in the page')
-  return JSON.parse(match[1]!)
-}
+import { bootstrapOf } from '../../helpers/page-html.js'
 
 t.test('production screens', async (t) => {
   const { app, build } = await createTestApp(t)
@@ -228,110 +224,5 @@ t.test('page data', async (t) => {
     t.same(res.json(), { kind: 'redirect', status: 308, location: '/about', buildId: build.manifest.buildId })
     const latin1 = await app.inject('/_data/about/?q=caf%E9')
     t.equal(latin1.json().location, '/about?q=caf%E9', 'the query as it was sent')
-  })
-})
-
-t.test('a render that never finishes is aborted at the timeout: 500 page, logged', async (t) => {
-  const { app, logs } = await createTestApp(t, 'fixture', { renderTimeoutMs: 200 })
-  const res = await app.inject('/stuck')
-  t.equal(res.statusCode, 500)
-  t.match(res.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
-  const line = logs.find((l) => l.msg === 'render failed')
-  t.match(line?.err?.message, 'Render did not finish within 200 ms')
-  t.match(res.body, `Digest: ${line?.digest}`, 'the page shows the digest of the logged failure')
-  t.equal(logs.filter((l) => l.msg === 'render failed').length, 1, 'reported once')
-  t.equal((await app.inject('/target')).statusCode, 200, 'the server keeps serving')
-})
-
-t.test('loader outcomes (fixture routes)', async (t) => {
-  const { app, logs } = await createTestApp(t, 'fixture')
-
-  t.test('a failing loader: 500 page with the digest, no message or stack; the log has both', async (t) => {
-    const res = await app.inject('/failing')
-    t.equal(res.statusCode, 500)
-    t.equal(res.headers['cache-control'], 'private, no-store')
-    t.match(res.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
-    const digest = /Digest: (?:<!-- -->)?([0-9a-z]+)/.exec(res.body)?.[1]
-    t.ok(digest, 'the page shows a digest')
-    t.notMatch(res.body, SECRET_MESSAGE, 'no message in the HTML')
-    t.notMatch(res.body, /at .*\.ts:\d+/, 'no stack in the HTML')
-    t.notMatch(res.body, 'server/pages', 'no file paths in the HTML')
-    const line = logs.find((l) => l.msg === 'loader failed' && l.digest === digest)
-    t.ok(line, 'the log line has the digest')
-    t.equal(line?.level, 50, 'logged as an error')
-    t.match(line?.err?.message, SECRET_MESSAGE, 'the log has the message')
-    t.match(line?.err?.stack, /fixtures\/app\/server\.ts/, 'the log has the stack')
-    t.match(line?.reqId, /^[0-9a-f-]{36}$/, 'the log line carries a request id')
-    t.equal(line?.reqId, res.headers['x-request-id'], 'the one the client was given')
-    t.equal(line?.routeId, 'failing')
-  })
-
-  t.test('the same failure gives the same digest twice', async (t) => {
-    const digests = await Promise.all([1, 2].map(async () => /Digest: (?:<!-- -->)?([0-9a-z]+)/.exec((await app.inject('/failing')).body)?.[1]))
-    t.equal(digests[0], digests[1])
-  })
-
-  t.test('a failing loader in page data: 500 payload with the digest only', async (t) => {
-    const res = await app.inject('/_data/failing')
-    t.equal(res.statusCode, 500)
-    const body = res.json()
-    t.equal(body.kind, 'error')
-    t.match(body.digest, /^[0-9a-z]+$/)
-    t.notOk(body.message)
-    t.notMatch(res.body, SECRET_MESSAGE)
-  })
-
-  t.test('a loader redirect answers its status and Location', async (t) => {
-    const res = await app.inject('/moved')
-    t.equal(res.statusCode, 307)
-    t.equal(res.headers.location, '/target')
-    const data = await app.inject('/_data/moved')
-    t.equal(data.json().kind, 'redirect')
-    t.equal(data.json().location, '/target')
-  })
-
-  t.test('a loader notFound() and a param failing its check are 404 pages', async (t) => {
-    t.equal((await app.inject('/missing/present')).statusCode, 200)
-    for (const path of ['/missing/absent', '/missing/NOT-LOWER']) {
-      const res = await app.inject(path)
-      t.equal(res.statusCode, 404, path)
-      t.match(res.body, '404: This page could not be found.')
-    }
-  })
-
-  t.test('an HttpError meant for the user shows its status and message', async (t) => {
-    const res = await app.inject('/forbidden')
-    t.equal(res.statusCode, 403)
-    t.match(res.body, '<h1>403</h1><p>Members only</p>')
-    t.same((await app.inject('/_data/forbidden')).json().message, 'Members only')
-  })
-
-  t.test('hostile page data is escaped in the HTML and the bootstrap script', async (t) => {
-    const res = await app.inject('/hostile')
-    t.equal(res.statusCode, 200)
-    t.notMatch(res.body, '<script>alert(1)</script>', 'no script injected')
-    const script = /<script type="application\/json"[^>]*>([^]*?)<\/script>/.exec(res.body)?.[1] ?? ''
-    t.notMatch(script, /[\u2028\u2029]/, 'no raw U+2028/U+2029 in the script')
-    t.notMatch(script, '<', 'no raw < in the script')
-    t.match(res.body, '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;', 'escaped text in the page')
-    t.equal(bootstrapOf(res.body).data.text, HOSTILE_TEXT, 'the bootstrap script reads back as the same text')
-    t.match(res.body, `<title>Hostile: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;`)
-    const description = /<meta name="description" content="([^"]*)" data-head>/.exec(res.body)?.[1]
-    t.equal(
-      description,
-      '&lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; \u2028 \u2029 &lt;!-- &amp; &quot;quoted&quot;',
-      'head entries are escaped',
-    )
-  })
-
-  t.test('a component that throws while rendering on the server: plain 500 page with the digest', async (t) => {
-    const res = await app.inject('/render-crash')
-    t.equal(res.statusCode, 500)
-    t.match(res.body, `<h1>${SERVER_ERROR_TEXT}</h1>`)
-    const digest = /Digest: ([0-9a-z]+)/.exec(res.body)?.[1]
-    t.ok(digest)
-    t.notMatch(res.body, SECRET_MESSAGE)
-    t.notMatch(res.body, '<script', 'the fallback page runs no script')
-    t.ok(logs.find((l) => l.msg === 'render failed' && l.digest === digest && l.err?.message === SECRET_MESSAGE))
   })
 })
