@@ -13,7 +13,6 @@
  * counted as failed.
  */
 import type { ChildProcess } from 'node:child_process'
-import { once } from 'node:events'
 
 export interface PoolOptions {
   /** How many files run at once. */
@@ -91,7 +90,8 @@ function runFile(file: string, options: PoolOptions, live: boolean): Promise<Fil
         child.stdout!.destroy()
         child.stderr!.destroy()
       }, OUTPUT_GRACE_MS)
-      void Promise.race([closed, once(child.stdout!, 'close')]).then(() => {
+      // 'close' comes once stdout and stderr have both ended (or been destroyed above).
+      void closed.then(() => {
         clearTimeout(outputEnd)
         resolve({ report, code, signal, timedOut, seconds: (performance.now() - started) / 1000 })
       })
