@@ -1,5 +1,6 @@
 /** Whether a port can be listened on right now (`npm run dev` asks before starting Vite). */
 import { createServer } from 'node:net'
+import { isAddressInUse } from '../server/framework/process.js'
 
 /**
  * Listens on `host`:`port` and lets go at once. Only "in use" answers false: any other
@@ -10,7 +11,7 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
   if (port === 0) return Promise.resolve(true)
   return new Promise((resolve) => {
     const probe = createServer()
-    probe.once('error', (error: NodeJS.ErrnoException) => resolve(error.code !== 'EADDRINUSE'))
+    probe.once('error', (error) => resolve(!isAddressInUse(error)))
     probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)))
   })
 }
