@@ -21,7 +21,7 @@ const data = await appDefinition.serverPages.items.loader({
   request: {} as never,
   cookies: {},
   response: { setCookie() {}, deleteCookie() {}, setHeader() {} },
-  session: { get() {}, set() {}, end() {}, flash() {}, takeFlash: () => undefined },
+  session: { get() {}, set() {}, end() {}, regenerate() {}, flash() {}, takeFlash: () => undefined },
 })
 const layoutData = await appDefinition.serverLayouts.items.loader({ request: {} as never })
 const page = {

@@ -69,8 +69,8 @@ export interface CollectedResponse {
    * changed (a flash message taken counts). Such an answer is for this request alone.
    */
   readonly changesState: boolean
-  /** Applies what was collected to the answer about to go out. */
-  applyTo(reply: FastifyReply): void
+  /** Applies what was collected to the answer about to go out (the session saved first, where a store keeps it). */
+  applyTo(reply: FastifyReply): Promise<void>
 }
 
 /** One collection per request: an action and the loader run after it share the session and the effects. */
@@ -129,12 +129,25 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
     get changesState() {
       return cookieChanged || session.changed
     },
-    applyTo(reply) {
+    async applyTo(reply) {
       // Once per effect: an action's answer may be the page its loader rendered after it.
       for (; applied < effects.length; applied++) effects[applied]!(reply)
-      session.applyTo(reply)
+      await session.applyTo(reply)
     },
   }
   collections.set(request, collected)
+  sessionsReady.set(collected, session.ready())
+  return collected
+}
+
+const sessionsReady = new WeakMap<CollectedResponse, Promise<void>>()
+
+/**
+ * The request's collection with its session ready to use (a store's record read):
+ * what loaders, guards and actions are given.
+ */
+export async function openResponse(request: FastifyRequest): Promise<CollectedResponse> {
+  const collected = collectResponse(request)
+  await sessionsReady.get(collected)
   return collected
 }

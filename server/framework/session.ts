@@ -36,6 +36,11 @@ export interface SessionControl {
   set(key: string, value: unknown): void
   /** Ends the session (the cookie is expired). */
   end(): void
+  /**
+   * Gives the session a new identity, keeping its data: call it when the visitor signs
+   * in, so an identity planted before (session fixation) is not the signed-in one.
+   */
+  regenerate(): void
   /** A message for the next page the visitor sees, once. */
   flash(message: string): void
   /** The message flashed before, taken out: the page after shows it, the next one does not. */
@@ -47,6 +52,7 @@ interface SecureSession {
   get(key: string): unknown
   set(key: string, value: unknown): void
   delete(): void
+  touch(): void
   readonly changed: boolean
   readonly deleted: boolean
 }
@@ -63,8 +69,10 @@ export interface RequestSession {
   readonly control: SessionControl
   /** True once something was set in, or taken from, the session (a flash message taken counts). */
   readonly changed: boolean
+  /** Reads what the session needs before it is used (a store's record); once per request. */
+  ready(): Promise<void>
   /** Sets or expires the session cookie when the session changed. */
-  applyTo(reply: FastifyReply): void
+  applyTo(reply: FastifyReply): Promise<void>
 }
 
 /**
@@ -112,6 +120,11 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
       sealed = undefined
       open().delete()
     },
+    // A sealed cookie has no identity to change: sealing it again (a new nonce) is all this mode can do.
+    regenerate: () => {
+      open().touch()
+      sealed = undefined
+    },
     flash: (message) => setChecked(FLASH_KEY, message),
     takeFlash: () => {
       const message = open().get(FLASH_KEY)
@@ -126,7 +139,8 @@ export function requestSession(request: FastifyRequest, codec: SessionCodec): Re
     get changed() {
       return session?.changed ?? false
     },
-    applyTo(reply) {
+    ready: () => Promise.resolve(),
+    async applyTo(reply) {
       // A HEAD (a link checker, a preview bot) sees the page but takes nothing from the
       // session: the flash it read is still there for the GET that shows it.
       if (!session?.changed || request.method === 'HEAD') return

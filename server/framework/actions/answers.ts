@@ -57,7 +57,7 @@ export function actionAnswers(pages: PageResponder): ActionAnswers {
     if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
     // No JavaScript: the page again, with the errors next to their fields.
     const resolution = await pages.resolve(request, view, location)
-    resolution.response?.applyTo(reply)
+    await resolution.response?.applyTo(reply)
     if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
     const page = resolution.payload
     const payload = page.kind === 'page' ? { ...page, status: 422 as const, action: state } : page

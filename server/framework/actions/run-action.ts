@@ -10,7 +10,7 @@ import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import { faultOf } from '../failures.js'
 import type { AppView } from '../render/app-view.js'
-import { collectResponse } from '../response-control.js'
+import { openResponse } from '../response-control.js'
 import type { ReceivedForm } from '../uploads/receive-multipart.js'
 import type { ActionAnswers } from './answers.js'
 import type { FoundAction } from './find-action.js'
@@ -37,7 +37,7 @@ export async function answerForm(
     return answers.answerInvalid(request, reply, view, location, { action: name, fieldErrors: form.refusedFiles, values })
   }
   // What the action does to the answer (cookies, headers) goes out whatever its outcome.
-  const response = collectResponse(request)
+  const response = await openResponse(request)
   let outcome: ActionOutcome<string>
   try {
     outcome = await found.handler(
@@ -54,7 +54,7 @@ export async function answerForm(
     )
   } catch (error) {
     await release()
-    response.applyTo(reply)
+    await response.applyTo(reply)
     if (isRedirect(error)) return answers.answerSuccess(request, reply, error.location)
     if (isNotFound(error)) return answers.sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
     if (isHttpError(error) && error.status < 500) {
@@ -69,7 +69,7 @@ export async function answerForm(
   }
   await release()
 
-  response.applyTo(reply)
+  await response.applyTo(reply)
   if (outcome.ok) return answers.answerSuccess(request, reply, outcome.redirect ?? location.key)
   return answers.answerInvalid(request, reply, view, location, {
     action: name,

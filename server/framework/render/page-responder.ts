@@ -117,7 +117,7 @@ async function respondHtml({ delivery, resolve }: Responder, request: FastifyReq
   if (cached) return sendStaticPage(delivery, request, reply, cached)
   const view = delivery.opts.view()
   const resolution = await resolve(request, view, location)
-  resolution.response?.applyTo(reply)
+  await resolution.response?.applyTo(reply)
   if (resolution.kind === 'redirect') {
     return reply.header('cache-control', NO_STORE).redirect(resolution.location, resolution.status)
   }
@@ -136,7 +136,7 @@ async function respondData(
   const cached = delivery.staticData.get(location.key)
   if (cached) return sendStaticData(delivery, request, reply, cached)
   const resolution = await resolve(request, delivery.opts.view(), location, { held: heldLayouts(request) })
-  resolution.response?.applyTo(reply)
+  await resolution.response?.applyTo(reply)
   if (resolution.kind === 'redirect') {
     // A fetch would follow a real 3xx on its own; the client must see the target
     // to navigate to it, so the redirect travels as data.

@@ -10,7 +10,7 @@ import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
 import { sameSiteLocation } from '../http-errors.js'
-import { collectResponse, type CollectedResponse } from '../response-control.js'
+import { openResponse, type CollectedResponse } from '../response-control.js'
 
 export type Resolution = (
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
@@ -109,7 +109,7 @@ export async function resolvePage(
 
   // A static page's answer is shared: its loaders get neither cookies nor the answer.
   const perRequest = match ? match.route.mode === 'dynamic' : chain.some((layout) => layout.mode === 'dynamic')
-  const response = perRequest ? collectResponse(request) : undefined
+  const response = perRequest ? await openResponse(request) : undefined
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   const searchParams = new URLSearchParams(search)
   const perRequestContext = response ? { cookies: response.cookies, response: response.control, session: response.session } : {}
