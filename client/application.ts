@@ -6,11 +6,12 @@
  */
 import { router } from '../shared/routes.js'
 import { defineClientApp } from './framework/index.js'
+import account from './layouts/account.js'
 import items from './layouts/items.js'
 import root from './layouts/root.js'
 
 export const clientApp = defineClientApp({
   router,
   page: (id) => import(`./pages/${id}.tsx`),
-  layouts: { root, items },
+  layouts: { root, items, account },
 })

@@ -7,12 +7,13 @@
 import { clientApp } from '../client/application.js'
 import health from './api/health.js'
 import { defineServerApp } from './framework/index.js'
+import account from './layouts/account.js'
 import items from './layouts/items.js'
 import root from './layouts/root.js'
 
 export const application = await defineServerApp({
   client: clientApp,
   page: (id) => import(`./pages/${id}.ts`),
-  layouts: { root, items },
+  layouts: { root, items, account },
   api: [health],
 })

@@ -3,7 +3,7 @@
  * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
  * and both are checked against the types declared here.
  */
-import { createRouter, layout, MiB, route } from './framework/index.js'
+import { createRouter, guarded, layout, MiB, route } from './framework/index.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>
@@ -39,6 +39,33 @@ export interface ItemsLayoutData {
   readonly lists: ReadonlyArray<{ readonly id: number; readonly title: string }>
 }
 
+/** A signed-in visitor, as the `signedIn` guard passes it to what it guards (kept in the session). */
+export interface Account {
+  readonly email: string
+  /** When this session signed in (ms since the epoch). */
+  readonly signedInAt: number
+}
+
+export interface LoginData {
+  /** Where a sign-in goes on success: the `?next=` the guard gave, when it stays on this site. */
+  readonly next: string
+  /** The account this browser is signed in as already, if any. */
+  readonly signedInAs: string | null
+}
+
+export interface AccountLayoutData {
+  readonly email: string
+}
+
+export interface AccountData {
+  readonly email: string
+}
+
+export interface ActivityData {
+  /** When this session signed in, as an ISO 8601 date and time (UTC). */
+  readonly signedInAt: string
+}
+
 /** Around every page: the site's header and footer, and the theme choice (its `theme` action). */
 const rootLayout = layout()({ id: 'root', mode: 'static', actions: { theme: ['theme'] } })
 
@@ -46,6 +73,14 @@ export const layouts = {
   root: rootLayout,
   /** Around the item pages: a sidebar of item lists with a filter box. */
   items: layout<ItemsLayoutData>()({ id: 'items', mode: 'static', parent: rootLayout }),
+  /** Around the signed-in pages: guarded (signed out: to /login), the account's email and the sign-out form. */
+  account: layout<AccountLayoutData>()({
+    id: 'account',
+    mode: 'dynamic',
+    parent: rootLayout,
+    guard: guarded<Account>(),
+    actions: { signOut: [] },
+  }),
 } as const
 
 /** The contact form's optional attachment: an image or a PDF, up to 5 MiB. */
@@ -67,6 +102,13 @@ export const routes = {
     actions: { send: ['name', 'email', 'message'] },
     files: { send: { attachment: CONTACT_ATTACHMENT } },
   }),
+  login: route<LoginData>()({
+    pattern: '/login',
+    mode: 'dynamic',
+    actions: { signIn: ['email', 'password', 'next'] },
+  }),
+  account: route<AccountData>()({ pattern: '/account', mode: 'dynamic', layout: layouts.account }),
+  activity: route<ActivityData>()({ pattern: '/account/activity', mode: 'dynamic', layout: layouts.account }),
 } as const
 
 export type AppRoutes = typeof routes

@@ -1,11 +1,13 @@
 /**
  * The product's root layout: around every page, the not-found and error pages
  * included. The site's name, the main navigation (the current section marked for
- * assistive technology with `aria-current="page"`), and a footer with the theme
- * choice. Product code: change it freely; the framework puts `<main>` around `children`.
+ * assistive technology with `aria-current="page"`), "Sign in" or "Account", and a
+ * footer with the theme choice. Product code: change it freely; the framework puts `<main>` around `children`.
  */
+import { useEffect } from 'react'
 import { useLocation } from 'wouter'
 import { href, layouts } from '../../shared/routes.js'
+import { SIGNED_IN_ATTRIBUTE, SIGNED_IN_COOKIE, saysSignedIn } from '../../shared/signed-in.js'
 import { defineLayout, type LayoutProps, Link } from '../framework/index.js'
 import { ThemeChoice } from './theme-choice.js'
 
@@ -23,8 +25,20 @@ export default defineLayout(layouts.root, {
   Component: RootLayout,
 })
 
+/** The hint cookie's value in `document.cookie`. */
+function signedInHint(): string | undefined {
+  return document.cookie
+    .split('; ')
+    .find((pair) => pair.startsWith(`${SIGNED_IN_COOKIE}=`))
+    ?.slice(SIGNED_IN_COOKIE.length + 1)
+}
+
 function RootLayout({ children }: LayoutProps<typeof layouts.root>) {
   const [path] = useLocation()
+  // After a sign-in or sign-out (each ends in a navigation) the header shows the right link.
+  useEffect(() => {
+    document.documentElement.toggleAttribute(SIGNED_IN_ATTRIBUTE, saysSignedIn(signedInHint()))
+  }, [path])
   return (
     <>
       <a className="skip-link" href="#main">
@@ -40,6 +54,15 @@ function RootLayout({ children }: LayoutProps<typeof layouts.root>) {
               {section.label}
             </Link>
           ))}
+        </nav>
+        {/* Both are in every page (a static page is shared): the stylesheet shows one, from <html data-signed-in>. */}
+        <nav aria-label="Account" className="account-nav">
+          <Link href={href('login')} className="sign-in-link" aria-current={path === '/login' ? 'page' : undefined}>
+            Sign in
+          </Link>
+          <Link href={href('account')} className="account-link" aria-current={path.startsWith('/account') ? 'page' : undefined}>
+            Account
+          </Link>
         </nav>
       </header>
       {children}

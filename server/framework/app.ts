@@ -10,6 +10,8 @@ import fastifyCookie from '@fastify/cookie'
 import type { BuildManifest } from '../../shared/framework/build-manifest.js'
 import { ASSETS_PREFIX } from '../../shared/framework/constants.js'
 import { checkLayoutRules } from '../../shared/framework/layout-rules.js'
+import { checkGuards } from './guards.js'
+import { saveCollectedResponse } from './response-control.js'
 import { TUNNEL_PATH, tunnelPathFor } from '../../shared/framework/monitoring.js'
 import { admitRequest, closeUnreadBody } from './admission.js'
 import { hostPolicy } from './allowed-hosts.js'
@@ -45,6 +47,8 @@ declare module 'fastify' {
     lifecycle: { draining: boolean; closing: boolean }
     /** Answers a refusal in the form of the request's surface (server/framework/http-errors.ts). */
     refusals: Refusals
+    /** The configuration this instance runs with (server/framework/config/types.ts): what product code may read. */
+    config: AppConfig
     /** Seals and opens session cookies (server/framework/session.ts). */
     sessionCodec: SessionCodec
   }
@@ -97,6 +101,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   answerNodeServerEvents(app, refusals)
   app.decorate('lifecycle', { draining: false, closing: false })
   app.decorate('refusals', refusals)
+  app.decorate('config', config)
   if (hosts.warning) app.log.warn(hosts.warning)
   // First, so that even a request refused by the hook below gets its line.
   development?.logRequests(app)
@@ -110,6 +115,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
 
   if (development) app.register(development.plugin)
   app.register(errorsPlugin)
+  // Before the cookie plugin's own onSend: what an /api handler did to the session goes out with its answer.
+  app.addHook('onSend', async (request, reply) => saveCollectedResponse(request, reply))
   // Request cookies for loaders and actions (server/framework/response-control.ts), and the writer of Set-Cookie.
   app.register(fastifyCookie)
   // Sealed session cookies, opened only when a loader or action uses one (server/framework/session.ts).
@@ -143,6 +150,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   const { definition } = options.application
   // A layout table that breaks a rule stops the start, naming the culprit.
   checkLayoutRules(definition.router)
+  checkGuards(definition)
   const pages = pageResponder(config, options, { manifest, inlineStyle, compression })
   app.register(pagesPlugin, { pages })
   app.register(actionsPlugin, {

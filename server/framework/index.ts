@@ -18,6 +18,8 @@ export type {
 } from './page-definition.js'
 export type { RequestSession } from './session.js'
 export type { CookieOptions, ResponseControl } from './response-control.js'
+export { sessionOf } from './response-control.js'
+export { defineGuard, guardValue, redirectToSignIn, type Guard, type GuardContext } from './guards.js'
 export { API_ERROR_SCHEMA, errorBody, NO_STORE } from './http-errors.js'
 export { buildApp, type BuildAppOptions } from './app.js'
 export { runServer } from './run-server.js'

@@ -12,6 +12,8 @@ import type {
   AnyLayout,
   AnyRoute,
   DataOf,
+  GuardDecl,
+  GuardValueOf,
   LayoutDataOf,
   LayoutTable,
   ModeOf,
@@ -21,6 +23,7 @@ import type {
 } from '../../shared/framework/route-table.js'
 import type { ResponseControl } from './response-control.js'
 import type { SessionControl } from './session.js'
+import type { Guard } from './guards.js'
 import type { LayoutModules, PageImports } from '../../client/framework/page-module.js'
 
 /** What every loader and action gets. */
@@ -43,10 +46,17 @@ export interface PerRequestContext {
   readonly session: SessionControl
 }
 
-export type LoaderContext<R extends AnyRoute> = RequestContext<R> & ([ModeOf<R>] extends ['dynamic'] ? PerRequestContext : {})
+/**
+ * What the guards above a loader or action passed: `guard` is the value of the nearest
+ * one (the signed-in account, say); nothing when none guards it.
+ */
+export type GuardedContext<Value> = [Value] extends [never] ? {} : { readonly guard: Value }
+
+export type LoaderContext<R extends AnyRoute> = RequestContext<R> &
+  ([ModeOf<R>] extends ['dynamic'] ? PerRequestContext & GuardedContext<GuardValueOf<R>> : {})
 
 /** What an action gets: a form post is never cached, so it may always read and set cookies. */
-export type ActionContext<R extends AnyRoute> = RequestContext<R> & PerRequestContext
+export type ActionContext<R extends AnyRoute> = RequestContext<R> & PerRequestContext & GuardedContext<GuardValueOf<R>>
 
 /**
  * What a layout's loader gets: neither params nor the query (a layout's data is shared
@@ -56,15 +66,16 @@ export type ActionContext<R extends AnyRoute> = RequestContext<R> & PerRequestCo
  */
 export type LayoutLoaderContext<L extends AnyLayout> = {
   readonly request: FastifyRequest
-} & ([L['mode']] extends ['dynamic'] ? PerRequestContext : {})
+} & ([L['mode']] extends ['dynamic'] ? PerRequestContext & GuardedContext<GuardValueOf<L>> : {})
 
-/** What a layout's action gets: the page's location as the form posted it, cookies, answer, session. */
-export interface LayoutActionContext extends PerRequestContext {
-  /** The params of the page the form was on (any page in the layout can post it). */
-  readonly params: Readonly<Record<string, string>>
-  readonly searchParams: URLSearchParams
-  readonly request: FastifyRequest
-}
+/** What a layout's action gets: the page's location as the form posted it, cookies, answer, session, and what its guards passed. */
+export type LayoutActionContext<Guarded = never> = PerRequestContext &
+  GuardedContext<Guarded> & {
+    /** The params of the page the form was on (any page in the layout can post it). */
+    readonly params: Readonly<Record<string, string>>
+    readonly searchParams: URLSearchParams
+    readonly request: FastifyRequest
+  }
 
 /**
  * Runs when a form posts to the page naming this action. Validates its input (the
@@ -81,14 +92,25 @@ export type ActionHandlers<R extends AnyRoute> = {
   readonly [A in ActionName<R>]: ActionHandler<R, ActionFields<R, A>, ActionFileFields<R, A>>
 }
 
-export type LayoutActionHandler<Fields extends string> = (
+export type LayoutActionHandler<Fields extends string, Guarded = never> = (
   input: ActionInput<Fields>,
-  context: LayoutActionContext,
+  context: LayoutActionContext<Guarded>,
 ) => ActionOutcome<Fields> | Promise<ActionOutcome<Fields>>
 
 export type LayoutActionHandlers<L extends AnyLayout> = {
-  readonly [A in ActionName<L>]: LayoutActionHandler<ActionFields<L, A>>
+  readonly [A in ActionName<L>]: LayoutActionHandler<ActionFields<L, A>, GuardValueOf<L>>
 }
+
+/** The value of a layout's or route's own guard (`never` when it declares none). */
+export type OwnGuardOf<X> = X extends { readonly guard: GuardDecl<infer V> } ? V : never
+
+/** The guard function exactly when the layout or route declares `guard: guarded<Value>()`. */
+type GuardPart<X> = [OwnGuardOf<X>] extends [never]
+  ? { readonly guard?: undefined }
+  : {
+      /** Runs before every loader and action beneath it (server/framework/guards.ts). */
+      readonly guard: Guard<OwnGuardOf<X>>
+    }
 
 /** What the root layout reads to choose the document's `<html>` attributes. */
 export interface DocumentRequest {
@@ -110,6 +132,7 @@ export interface DocumentHooks {
  * handlers exactly when it declares actions; the root layout may add document hooks.
  */
 export type ServerLayout<L extends AnyLayout = AnyLayout> = DocumentHooks &
+  GuardPart<L> &
   ([LayoutDataOf<L>] extends [undefined]
     ? { readonly loader?: undefined }
     : {
@@ -123,8 +146,16 @@ export function defineServerLayout<L extends AnyLayout>(_layout: L, layout: Serv
   return layout
 }
 
-/** True when a layout needs a server module (it has data or actions). */
-type NeedsServer<L> = L extends AnyLayout ? ([LayoutDataOf<L>] extends [undefined] ? ([ActionName<L>] extends [never] ? false : true) : true) : never
+/** True when a layout needs a server module (it has data, actions or a guard). */
+type NeedsServer<L> = L extends AnyLayout
+  ? [LayoutDataOf<L>] extends [undefined]
+    ? [ActionName<L>] extends [never]
+      ? [OwnGuardOf<L>] extends [never]
+        ? false
+        : true
+      : true
+    : true
+  : never
 
 /** The server side of every layout that has data or actions (others may be left out). */
 export type ServerLayouts<Layouts extends LayoutTable> = {
@@ -140,6 +171,7 @@ interface PageLoader<R extends AnyRoute> {
 
 /** A route's server side: its loader and, exactly when the route declares actions, their handlers. */
 export type ServerPage<R extends AnyRoute = AnyRoute> = PageLoader<R> &
+  GuardPart<R> &
   ([ActionName<R>] extends [never] ? { readonly actions?: undefined } : { readonly actions: ActionHandlers<R> })
 
 /** Declares a route's server side: `export default defineServerPage(routes.items, { loader })`. */

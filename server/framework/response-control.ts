@@ -151,3 +151,21 @@ export async function openResponse(request: FastifyRequest): Promise<CollectedRe
   await sessionsReady.get(collected)
   return collected
 }
+
+/**
+ * The visitor's session for an /api route (or any handler): the same session pages
+ * and actions use. What the handler changes is saved as its answer goes out
+ * (`saveCollectedResponse`).
+ */
+export async function sessionOf(request: FastifyRequest): Promise<SessionControl> {
+  return (await openResponse(request)).session
+}
+
+/**
+ * An `onSend` hook, added before the cookie plugin's so its cookies are written: applies
+ * what a handler collected (session, cookies) when it did not apply it itself (an /api
+ * route). Applying twice is harmless: each effect once, the session cookie by name.
+ */
+export async function saveCollectedResponse(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await collections.get(request)?.applyTo(reply)
+}

@@ -1,6 +1,7 @@
 import { actionInvalid, actionSuccess } from '../../shared/framework/index.js'
 import { layouts } from '../../shared/routes.js'
 import { documentTheme, isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from '../../shared/theme.js'
+import { SIGNED_IN_ATTRIBUTE, SIGNED_IN_COOKIE, saysSignedIn } from '../../shared/signed-in.js'
 import { defineServerLayout } from '../framework/index.js'
 
 /**
@@ -10,9 +11,12 @@ import { defineServerLayout } from '../framework/index.js'
  * right colours (none for the system's: the stylesheet follows it then).
  */
 export default defineServerLayout(layouts.root, {
+  // A few values each (three themes, signed in or not): static pages are kept once per set.
   documentAttributes: ({ cookies }) => {
     const theme = documentTheme(cookies[THEME_COOKIE])
-    return theme ? { 'data-theme': theme } : undefined
+    const signedIn = saysSignedIn(cookies[SIGNED_IN_COOKIE])
+    if (!theme && !signedIn) return undefined
+    return { ...(theme ? { 'data-theme': theme } : {}), ...(signedIn ? { [SIGNED_IN_ATTRIBUTE]: '' } : {}) }
   },
   actions: {
     theme: ({ theme }, { response }) => {

@@ -14,6 +14,8 @@ export const ErrorCode = {
   REDIRECT: 'APP_ERR_REDIRECT',
   HTTP: 'APP_ERR_HTTP',
   INTERNAL: 'APP_ERR_INTERNAL',
+  /** A guard of an /api route wants the client signed in first: 401. */
+  UNAUTHORIZED: 'APP_ERR_UNAUTHORIZED',
   /** The request target is no path, or its percent-encoding is malformed. */
   BAD_URL: 'APP_ERR_BAD_URL',
   /** The request is malformed in a way the other codes do not name. */

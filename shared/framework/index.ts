@@ -3,7 +3,8 @@
  * layouts, loaders, actions) may import. Everything else in shared/framework/ is the
  * framework's own.
  */
-export { createRouter, layout, route } from './route-table.js'
+export { createRouter, guarded, layout, route } from './route-table.js'
+export { returnPath, RETURN_PARAM } from './return-path.js'
 export type {
   ActionFields,
   ActionFileFields,
@@ -11,6 +12,7 @@ export type {
   AnyLayout,
   AnyRoute,
   DataOf,
+  GuardValueOf,
   LayoutDataOf,
   LayoutTable,
   RenderMode,

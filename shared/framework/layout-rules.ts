@@ -1,7 +1,8 @@
 /**
  * The layout table's rules the types cannot see, checked by the server when the app is
  * built (server/framework/app.ts): layout ids, one root, every layout in the table, no static
- * page or layout inside a dynamic one, one action name once around a page. A table
+ * page or layout inside a dynamic one, no guard on a static one, one action name once
+ * around a page. A table
  * that breaks one throws with a message naming the culprit. (Not in the router
  * itself: the browser's bundle does not need the messages.)
  */
@@ -23,6 +24,9 @@ function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
     if (layout.parent && layouts[layout.parent.id] !== layout.parent) {
       throw new Error(`Layout "${key}": its parent "${layout.parent.id}" is not in the layout table`)
     }
+    if (layout.mode === 'static' && layout.guard) {
+      throw new Error(`Layout "${key}" is static but has a guard: a static layout's answer is shared by every visitor`)
+    }
     if (layout.mode === 'static' && layout.parent?.mode === 'dynamic') {
       throw new Error(`Layout "${key}" is static but its parent "${layout.parent.id}" is dynamic: a static layout's answer is shared`)
     }
@@ -38,6 +42,9 @@ function checkRouteChain(id: string, route: AnyRoute, chain: readonly AnyLayout[
   if (!root) {
     if (route.layout) throw new Error(`Route "${id}" names layout "${route.layout.id}", but the application has no layout table`)
     return
+  }
+  if (route.mode === 'static' && route.guard) {
+    throw new Error(`Route "${id}" is static but has a guard: a static page's answer is shared by every visitor`)
   }
   for (const layout of chain) {
     if (layouts[layout.id] !== layout) throw new Error(`Route "${id}": its layout "${layout.id}" is not in the layout table`)

@@ -36,27 +36,71 @@ export type ParamsOf<Pattern extends string> = { [K in ParamNames<Pattern>]: str
 export type ActionsDecl = { readonly [action: string]: readonly string[] }
 
 /**
+ * Marks a layout or a route as guarded (docs/architecture.md, "Guards"): its server
+ * module gives the guard, which runs before every loader and action beneath it and
+ * passes a `Value` (the signed-in account, say) to each of them. Only the type is
+ * carried; the declaration is what lets the type checker and the start refuse a static
+ * page under a guard, and the server module's type ask for the guard function.
+ */
+export interface GuardDecl<Value = unknown> {
+  readonly guarded: true
+  /** Phantom field: the type of what the guard passes. Always undefined at run time. */
+  readonly __value?: Value
+}
+
+/** Declares a guard whose value has type `Value`: `guard: guarded<Account>()`. */
+export function guarded<Value>(): GuardDecl<Value> {
+  return { guarded: true }
+}
+
+/**
+ * The value the nearest guard above (or on) a layout or route passes to its loaders
+ * and actions; `never` when nothing guards it.
+ */
+export type GuardValueOf<X> = X extends { readonly __guard?: { readonly value: infer V } } ? V : never
+
+/** A declaration's own guard, in its type: none on a static one; required when it declared one. */
+type OwnGuard<Mode extends RenderMode, Value> = Mode extends 'static'
+  ? { readonly guard?: undefined }
+  : [Value] extends [never]
+    ? {}
+    : { readonly guard: GuardDecl<Value> }
+
+/** The guard value in scope beneath a declaration: its own guard's, else its parent's. */
+type ScopeOf<Own, Parent> = [Own] extends [never] ? GuardValueOf<Parent> : Own
+
+/**
  * A layout as declared: its id (the key it has in the layout table), its render mode
  * (whose rules its data follows: cached and shared when static, per request when
  * dynamic), its parent and its actions. `Data` is carried only in the type; a layout
  * declared with `layout()` has no data and needs no loader.
  */
-export interface LayoutDef<Id extends string = string, Data = unknown, Mode extends RenderMode = RenderMode, Actions extends ActionsDecl = {}> {
+export interface LayoutDef<
+  Id extends string = string,
+  Data = unknown,
+  Mode extends RenderMode = RenderMode,
+  Actions extends ActionsDecl = {},
+  Guarded = never,
+> {
   readonly id: Id
   readonly mode: Mode
   readonly parent?: AnyLayout | undefined
   readonly actions?: Actions
+  /** Set when the layout has a guard of its own (its server module gives it). */
+  readonly guard?: GuardDecl | undefined
   /** Phantom field: the type of the layout's data. Always undefined at run time. */
   readonly __data?: Data
+  /** Phantom field: what the nearest guard passes beneath this layout. Always undefined at run time. */
+  readonly __guard?: { readonly value: Guarded }
 }
 
-export type AnyLayout = LayoutDef<string, any, RenderMode, any>
-/** A static layout: every layout above it is static too, so a static page may sit in it. */
-export type StaticLayout = LayoutDef<string, any, 'static', any>
+export type AnyLayout = LayoutDef<string, any, RenderMode, any, any>
+/** A static layout: every layout above it is static too and none is guarded, so a static page may sit in it. */
+export type StaticLayout = LayoutDef<string, any, 'static', any, never> & { readonly guard?: undefined }
 export type LayoutTable = Readonly<Record<string, AnyLayout>>
 
 /** The data of a layout: `undefined` for one declared without (`layout()`). */
-export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any> ? D : never
+export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any, any> ? D : never
 
 /**
  * Declares a layout whose data has type `Data` (none when omitted):
@@ -65,16 +109,30 @@ export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any> ? D
  * data would leak into it): the type checker refuses a dynamic one.
  */
 export function layout<Data = undefined>() {
-  return <const Id extends string, const Mode extends RenderMode, const Actions extends ActionsDecl = {}>(def: {
+  return <
+    const Id extends string,
+    const Mode extends RenderMode,
+    const Actions extends ActionsDecl = {},
+    const Parent extends AnyLayout | undefined = undefined,
+    Value = never,
+  >(def: {
     id: Id
     mode: Mode
-    parent?: Mode extends 'static' ? StaticLayout : AnyLayout
+    parent?: Parent & (Mode extends 'static' ? StaticLayout : AnyLayout)
     actions?: Actions
-  }): LayoutDef<Id, Data, Mode, Actions> => def
+    /** A static layout is shared by every visitor: it cannot be guarded. */
+    guard?: Mode extends 'static' ? never : GuardDecl<Value>
+  }): LayoutDef<Id, Data, Mode, Actions, ScopeOf<Value, Parent>> & OwnGuard<Mode, Value> => def as never
 }
 
 /** A route as declared in a table. `Data` is carried only in the type (never at run time). */
-export interface RouteDef<Pattern extends string = string, Data = unknown, Actions extends ActionsDecl = {}, Files extends FilesDecl = {}> {
+export interface RouteDef<
+  Pattern extends string = string,
+  Data = unknown,
+  Actions extends ActionsDecl = {},
+  Files extends FilesDecl = {},
+  Guarded = never,
+> {
   readonly pattern: Pattern
   readonly mode: RenderMode
   /** Extra checks on params: a param whose decoded value fails its RegExp is a 404. */
@@ -93,13 +151,17 @@ export interface RouteDef<Pattern extends string = string, Data = unknown, Actio
   readonly stream?: boolean
   /** The layout the page sits in; none: the root layout. */
   readonly layout?: AnyLayout | undefined
+  /** Set when the route has a guard of its own (its server module gives it). */
+  readonly guard?: GuardDecl | undefined
+  /** Phantom field: what the nearest guard passes to this route's loader and actions. Always undefined at run time. */
+  readonly __guard?: { readonly value: Guarded }
 }
 
-export type AnyRoute = RouteDef<string, any, any, any>
+export type AnyRoute = RouteDef<string, any, any, any, any>
 export type RouteTable = Readonly<Record<string, AnyRoute>>
 
-export type DataOf<R> = R extends RouteDef<string, infer D, any> ? D : never
-export type PatternOf<R> = R extends RouteDef<infer P, any, any> ? P : never
+export type DataOf<R> = R extends RouteDef<string, infer D, any, any, any> ? D : never
+export type PatternOf<R> = R extends RouteDef<infer P, any, any, any, any> ? P : never
 /** The actions a route or a layout declares. */
 export type ActionsOf<R> = R extends { readonly actions?: infer A extends ActionsDecl } ? A : {}
 /** The names of a route's actions (`never` for a route without). */
@@ -126,6 +188,8 @@ export function route<Data>() {
     const Mode extends RenderMode,
     const Actions extends ActionsDecl = {},
     const Files extends FilesDecl & { readonly [A in keyof Actions]?: FileFieldsDecl } = {},
+    const Layout extends AnyLayout | undefined = undefined,
+    Value = never,
   >(def: {
     pattern: Pattern
     mode: Mode
@@ -134,9 +198,11 @@ export function route<Data>() {
     // Keyed by the route's own actions only: files for an action it does not declare do not compile.
     files?: Files & { readonly [A in Exclude<keyof Files, keyof Actions>]: never }
     stream?: boolean
-    /** A static page may sit only in a static layout: the type checker refuses a dynamic one. */
-    layout?: Mode extends 'static' ? StaticLayout : AnyLayout
-  }): RouteDef<Pattern, Data, Actions, Files> & { readonly mode: Mode } => def
+    /** A static page may sit only in a static, unguarded layout: the type checker refuses another. */
+    layout?: Layout & (Mode extends 'static' ? StaticLayout : AnyLayout)
+    /** A static page is shared by every visitor: it cannot be guarded. */
+    guard?: Mode extends 'static' ? never : GuardDecl<Value>
+  }): RouteDef<Pattern, Data, Actions, Files, ScopeOf<Value, Layout>> & { readonly mode: Mode } & OwnGuard<Mode, Value> => def as never
 }
 
 /** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */

@@ -17,18 +17,26 @@ import type { FoundAction } from './find-action.js'
 
 const NO_PAGE = 'There is no page at this address.'
 
+/** The page a form was posted to, and what its guards passed to the action. */
+export interface PostedPage {
+  readonly view: AppView
+  readonly location: CanonicalLocation
+  readonly match: RouteMatch | null
+  /** The value of the nearest guard above the action (undefined when none guards it). */
+  readonly guard: unknown
+}
+
 /** Runs the action a form names with the form's fields and files (released once it is over), and answers its outcome. */
 export async function answerForm(
   answers: ActionAnswers,
   request: FastifyRequest,
   reply: FastifyReply,
-  view: AppView,
-  location: CanonicalLocation,
-  match: RouteMatch | null,
+  page: PostedPage,
   found: FoundAction,
   form: ReceivedForm,
   release: () => Promise<void>,
 ) {
+  const { view, location, match, guard } = page
   const { name } = found
   const values = Object.fromEntries(found.fields.map((field) => [field, form.fields.get(field) ?? '']))
   const files = Object.fromEntries(Object.keys(found.files ?? {}).map((field) => [field, form.files.get(field) ?? null]))
@@ -50,22 +58,18 @@ export async function answerForm(
         cookies: response.cookies,
         response: response.control,
         session: response.session,
+        guard,
       },
     )
   } catch (error) {
     await release()
     await response.applyTo(reply)
-    if (isRedirect(error)) return answers.answerSuccess(request, reply, error.location)
-    if (isNotFound(error)) return answers.sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
-    if (isHttpError(error) && error.status < 500) {
-      return answers.sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
-    }
-    const { digest } = faultOf(request, error, 'action failed', {
+    return answerThrown(answers, request, reply, error, {
+      what: 'action failed',
       ...(match ? { routeId: match.id } : {}),
       ...(found.owner.kind === 'layout' ? { layoutId: found.owner.id } : {}),
       action: name,
     })
-    return answers.sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
   }
   await release()
 
@@ -77,4 +81,28 @@ export async function answerForm(
     ...(outcome.formError ? { formError: outcome.formError } : {}),
     values,
   })
+}
+
+/** Where a thrown value came from, for the log line and the report. */
+interface ThrownAt {
+  readonly what: 'action failed' | 'guard failed'
+  readonly routeId?: string
+  readonly layoutId?: string
+  readonly action?: string
+}
+
+/**
+ * What an action or a guard threw, as the post's answer: a redirect is followed (303,
+ * or JSON for a script), a not-found is a 404, an HttpError below 500 its status,
+ * anything else a fault (digest, log line, report).
+ */
+export async function answerThrown(answers: ActionAnswers, request: FastifyRequest, reply: FastifyReply, error: unknown, at: ThrownAt) {
+  if (isRedirect(error)) return answers.answerSuccess(request, reply, error.location)
+  if (isNotFound(error)) return answers.sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
+  if (isHttpError(error) && error.status < 500) {
+    return answers.sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
+  }
+  const { what, ...source } = at
+  const { digest } = faultOf(request, error, what, source)
+  return answers.sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
 }

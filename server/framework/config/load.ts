@@ -60,5 +60,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logBufferBytes: v.LOG_BUFFER_BYTES,
     compression: v.COMPRESSION,
     openerPolicy: v.CROSS_ORIGIN_OPENER_POLICY,
+    demoAccount: v.DEMO_ACCOUNT,
   }
 }

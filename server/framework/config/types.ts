@@ -5,6 +5,7 @@
  */
 import type { HostPattern } from '../allowed-hosts.js'
 import type { ParsedDsn } from '../../../shared/framework/monitoring.js'
+import type { ConfiguredAccount } from './parsers.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -56,6 +57,8 @@ export interface AppConfig {
    * app's hooks see; undefined (the default) sends none.
    */
   readonly openerPolicy: OpenerPolicy | undefined
+  /** DEMO_ACCOUNT: the demo product's account, its password hashed; undefined when unset. */
+  readonly demoAccount: ConfiguredAccount | undefined
 }
 
 /** Budgets per client address (server/framework/plugins/rate-limit.ts); a budget of 0 is no limit. */

@@ -231,6 +231,14 @@ export const VARIABLES = [
     default: { literal: 'off' },
     parse: parse.parseOpenerPolicy,
   }),
+  variable({
+    name: 'DEMO_ACCOUNT',
+    meaning:
+      "the demo's one account, `email:password` (hashed with scrypt at start). Unset, `demo@example.com` / `demo-password` " +
+      'signs in only while HOST is a loopback address; on any other address no account exists until this is set',
+    default: none(undefined),
+    parse: parse.parseAccount,
+  }),
 ] as const
 
 /** The value each variable was read as, by name. */

@@ -7,7 +7,8 @@
  * 2. the content type (urlencoded, or multipart where the route declares files): 415;
  *    an urlencoded body's size (1 MiB): 413;
  * 3. the page (404), whether it or a layout around it has actions (405, Allow: GET,
- *    HEAD); a multipart body is read only then, its files checked and stored as they
+ *    HEAD), the guards around it (server/framework/guards.ts: their redirect, 403,
+ *    404); a multipart body is read only then, its files checked and stored as they
  *    arrive (server/framework/uploads/receive-multipart.ts: 400, 413, 415);
  * 4. the action, on the page's route or one of its layouts (404); it runs: success is 303 See Other (JSON `{ ok, redirect }` for a form
  *    sent by JavaScript), a refusal is the page again with 422, its errors and the
@@ -24,8 +25,10 @@ import { allowedMethods } from '../../../shared/framework/route-actions.js'
 import { actionAnswers } from '../actions/answers.js'
 import { actionNamed } from '../actions/find-action.js'
 import { ACTION_BODY_LIMIT, FORM_TYPE, readForm, URLENCODED_ONLY } from '../actions/read-form.js'
-import { answerForm } from '../actions/run-action.js'
+import { answerForm, answerThrown } from '../actions/run-action.js'
+import { openResponse } from '../response-control.js'
 import { foreignCharset } from '../content-charset.js'
+import { runGuards } from '../guards.js'
 import { failureOf } from '../failures.js'
 import { MALFORMED_URL, RefusalError, type Refusal } from '../http-errors.js'
 import type { PageResponder } from '../render/page-responder.js'
@@ -126,6 +129,17 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
         reply.header('allow', allow)
         return sendProblem(request, reply, 405, ErrorCode.METHOD_NOT_ALLOWED, 'This page has no actions to post to.')
       }
+      // The page's guards, before a byte of the body is read as files or any action runs.
+      const guards = await runGuards(request, definition, match, location)
+      if (!guards.ok) {
+        await (await openResponse(request)).applyTo(reply)
+        const at = {
+          what: 'guard failed' as const,
+          ...(match ? { routeId: match.id } : {}),
+          ...(guards.layoutId ? { layoutId: guards.layoutId } : {}),
+        }
+        return answerThrown(answers, request, reply, guards.error, at)
+      }
       const findAction = (name: string | null) => actionNamed(definition, match, name)
 
       const form = await readForm(request, { multipart, match, uploads, findAction })
@@ -138,7 +152,8 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
           await release()
           return await sendProblem(request, reply, found.status, found.code, found.message)
         }
-        return await answerForm(answers, request, reply, view, location, match, found, form, release)
+        const guard = found.owner.kind === 'layout' ? guards.layouts.get(found.owner.id) : guards.route
+        return await answerForm(answers, request, reply, { view, location, match, guard }, found, form, release)
       } finally {
         // Whatever happened on the way (nothing should): no file outlives its request.
         await release()

@@ -14,6 +14,9 @@ import secureJsonParse from 'secure-json-parse'
 import { originForm, splitTarget } from '../../../shared/framework/location.js'
 import { BAD_JSON, EMPTY_JSON, RefusalError, refuseMethod, type Refusal } from '../http-errors.js'
 import { foreignCharset } from '../content-charset.js'
+import { guardApiRequest } from '../guards.js'
+
+const toArray = <T>(value: T | readonly T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? [...value] : [value as T])
 
 export interface ApiPluginOptions {
   readonly routes: readonly FastifyPluginAsync[]
@@ -22,7 +25,11 @@ export interface ApiPluginOptions {
 export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
   declareSurface(fastify, 'api')
   const routes = apiRouteMethods()
-  fastify.addHook('onRoute', (route) => routes.add(route.url, route.method))
+  fastify.addHook('onRoute', (route) => {
+    routes.add(route.url, route.method)
+    // A guarded route's guard runs before its body is read (server/framework/guards.ts).
+    if (route.config?.guard) route.onRequest = [...toArray(route.onRequest), guardApiRequest]
+  })
   // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
   // prefix claims its whole namespace, every method, itself; answered before any
   // body is read, so an unknown route is a 404 whatever its content type.

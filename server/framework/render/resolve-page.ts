@@ -10,6 +10,7 @@ import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
 import { sameSiteLocation } from '../http-errors.js'
+import { runGuards } from '../guards.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
 
 export type Resolution = (
@@ -115,30 +116,47 @@ export async function resolvePage(
   const perRequestContext = response ? { cookies: response.cookies, response: response.control, session: response.session } : {}
   const held = match?.route.mode === 'dynamic' ? options.held : undefined
 
+  // Guards first, root to leaf, whatever the browser says it holds: a loader beneath a
+  // guard that did not pass never runs (the layouts above it still load, to frame the answer).
+  const guards = await runGuards(request, definition, match, location)
+  const open = guards.ok ? chain : chain.slice(0, guards.above)
+
   // Every loader at once (layouts and page): the slowest decides how long it takes, not their sum.
-  const layoutJobs = chain.map((layout) => {
+  const layoutJobs = open.map((layout) => {
     const loader = definition.serverLayouts[layout.id]?.loader
     if (!loader || held?.has(layout.id)) return undefined
-    return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext } : { request }) as never))
+    const guard = guards.ok ? guards.layouts.get(layout.id) : undefined
+    return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext, guard } : { request }) as never))
   })
-  const pageJob = match
-    ? settle(() =>
-        // The route's type decides what its loader may use; here, any route is served.
-        definition.serverPages[match.id]!.loader({ params: match.params, searchParams, request, ...perRequestContext } as never),
-      )
-    : undefined
+  const pageJob =
+    match && guards.ok
+      ? settle(() =>
+          // The route's type decides what its loader may use; here, any route is served.
+          definition.serverPages[match.id]!.loader({
+            params: match.params,
+            searchParams,
+            request,
+            ...perRequestContext,
+            guard: guards.route,
+          } as never),
+        )
+      : undefined
   const layoutResults = await Promise.all(layoutJobs)
   const pageResult = await pageJob
 
   const layouts: Record<string, unknown> = {}
   const inRoute = routeId !== undefined ? { routeId } : {}
-  for (const [i, layout] of chain.entries()) {
+  for (const [i, layout] of open.entries()) {
     const result = layoutResults[i]
     if (!result) continue
     if (!result.ok) {
       return withResponse(failure(result.error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...withLayouts(layouts) }))
     }
     layouts[layout.id] = result.value
+  }
+  if (!guards.ok) {
+    const placement = guards.layoutId !== undefined ? { failedLayout: guards.layoutId } : {}
+    return withResponse(failure(guards.error, resolveContext, request, { ...inRoute, ...placement, ...withLayouts(layouts) }, 'guard'))
   }
   if (!match || !pageResult) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...withLayouts(layouts) } })
   if (!pageResult.ok) return withResponse(failure(pageResult.error, resolveContext, request, { ...inRoute, ...withLayouts(layouts) }))
@@ -174,7 +192,7 @@ interface FailureSource {
 }
 
 /** A loader's thrown value as the outcome of the page: a redirect, the not-found screen or the error screen. */
-function failure(error: unknown, context: ResolveContext, request: FastifyRequest, placement: Placement): Resolution {
+function failure(error: unknown, context: ResolveContext, request: FastifyRequest, placement: Placement, thrower: Thrower = 'loader'): Resolution {
   const { buildId } = context
   if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) }
   if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...placement } }
@@ -182,18 +200,21 @@ function failure(error: unknown, context: ResolveContext, request: FastifyReques
     ...(placement.routeId !== undefined ? { routeId: placement.routeId } : {}),
     ...(placement.failedLayout !== undefined ? { layoutId: placement.failedLayout } : {}),
   }
-  return { kind: 'screen', payload: { ...errorPayload(error, context, request, source), ...placement } }
+  return { kind: 'screen', payload: { ...errorPayload(error, context, request, source, thrower), ...placement } }
 }
 
+/** What threw: a loader, or a guard (which runs before them). */
+type Thrower = 'loader' | 'guard'
+
 /** A loader's failure as the user may see it; unexpected ones are logged with their digest. */
-function errorPayload(error: unknown, context: ResolveContext, request: FastifyRequest, source: FailureSource): ErrorPayload {
+function errorPayload(error: unknown, context: ResolveContext, request: FastifyRequest, source: FailureSource, thrower: Thrower): ErrorPayload {
   const { buildId } = context
   if (isHttpError(error) && error.status < 500) {
-    request.log.info({ ...source, status: error.status, err: error }, 'loader refused the request')
+    request.log.info({ ...source, status: error.status, err: error }, `${thrower} refused the request`)
     return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
   }
   const status = isHttpError(error) ? error.status : 500
-  const { digest } = faultOf(request, error, 'loader failed', source)
+  const { digest } = faultOf(request, error, `${thrower} failed`, source)
   return { kind: 'error', status, digest, buildId, ...(context.development ? { devError: devErrorOf(error) } : {}) }
 }
 
