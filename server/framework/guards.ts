@@ -184,9 +184,9 @@ const SIGN_IN_REQUIRED = 'Sign in to use this route.'
  * guard before the body is read, and answers what it stops in the API's JSON error shape.
  * A guard's redirect (to a sign-in page) is a 401 here: a script cannot be sent to a page.
  */
-export async function guardApiRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function guardApiRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const guard = request.routeOptions.config.guard
-  if (!guard) return
+  if (!guard) return undefined
   const response = await openResponse(request)
   const { pathname, search } = splitTarget(originForm(request.url))
   try {
@@ -200,12 +200,14 @@ export async function guardApiRequest(request: FastifyRequest, reply: FastifyRep
       response: response.control,
     })
     apiValues.set(request, { guard, value })
+    return undefined
   } catch (error) {
     await response.applyTo(reply)
+    // Returning the reply: an async hook that returns nothing lets the handler run too.
     const { refusals } = request.server
-    if (isRedirect(error)) return void refusals.send(request, reply, { status: 401, code: ErrorCode.UNAUTHORIZED, message: SIGN_IN_REQUIRED })
-    if (isNotFound(error)) return void refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Not found.' })
-    return void refusals.sendFailure(request, reply, failureOf(request, error, 'guard failed'))
+    if (isRedirect(error)) return refusals.send(request, reply, { status: 401, code: ErrorCode.UNAUTHORIZED, message: SIGN_IN_REQUIRED })
+    if (isNotFound(error)) return refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Not found.' })
+    return refusals.sendFailure(request, reply, failureOf(request, error, 'guard failed'))
   }
 }
 

@@ -80,7 +80,8 @@ export interface LayoutDef<
   Data = unknown,
   Mode extends RenderMode = RenderMode,
   Actions extends ActionsDecl = {},
-  Guarded = never,
+  // Wide by default: a guarded layout or route is still a LayoutDef / RouteDef.
+  Guarded = unknown,
 > {
   readonly id: Id
   readonly mode: Mode
@@ -131,7 +132,8 @@ export interface RouteDef<
   Data = unknown,
   Actions extends ActionsDecl = {},
   Files extends FilesDecl = {},
-  Guarded = never,
+  // Wide by default: a guarded layout or route is still a LayoutDef / RouteDef.
+  Guarded = unknown,
 > {
   readonly pattern: Pattern
   readonly mode: RenderMode

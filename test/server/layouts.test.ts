@@ -14,7 +14,7 @@ import { Writable } from 'node:stream'
 import { buildApp } from '../../server/framework/app.js'
 import { buildFor } from '../helpers/build.js'
 import { fixtureDefinition } from '../fixtures/app/server.js'
-import { createRouter, layout, route, type LayoutTable, type RouteTable } from '../../shared/framework/route-table.js'
+import { createRouter, guarded, layout, route, type LayoutTable, type RouteTable } from '../../shared/framework/route-table.js'
 
 const FORM = { origin: 'http://localhost:80', 'content-type': 'application/x-www-form-urlencoded' }
 
@@ -148,6 +148,15 @@ t.test('the layout table is checked when the app is built', async (t) => {
     /Action "save" is declared by both route "p" and layout "acting"/,
   )
   t.throws(() => createRouterChecked({ p: page(live) }), /names layout "live", but the application has no layout table/)
+  // Guards: what the types refuse, refused at start too (a table built at run time).
+  const guardedStatic = { id: 'locked', mode: 'static', parent: root, guard: guarded() } as never as typeof root
+  t.throws(() => createRouterChecked({}, { root, locked: guardedStatic }), /Layout "locked" is static but has a guard/)
+  t.throws(
+    () => createRouterChecked({ p: { pattern: '/p', mode: 'static', guard: guarded() } as never }, { root }),
+    /Route "p" is static but has a guard/,
+  )
+  const locker = layout()({ id: 'locker', mode: 'dynamic', parent: root, guard: guarded() })
+  t.throws(() => createRouterChecked({}, { root, locker }), /Layout "locker" is declared guarded but its server module gives no guard function/)
   const router = createRouter({ p: page(live), q: { pattern: '/q', mode: 'static' } }, { root, live })
   t.same(
     router.layoutsOf('p').map((l) => l.id),

@@ -7,7 +7,7 @@ import t from 'tap'
 import { defineLayout, definePage } from '../../client/framework/page-module.js'
 import { defineServerLayout, defineServerPage, type ServerLayouts } from '../../server/framework/page-definition.js'
 import { href, layouts, routes, type AppLayouts } from '../../shared/routes.js'
-import { layout, route } from '../../shared/framework/route-table.js'
+import { guarded, layout, route } from '../../shared/framework/route-table.js'
 import { actionSuccess } from '../../shared/framework/actions.js'
 import type { UploadedFile } from '../../shared/framework/uploads.js'
 
@@ -72,6 +72,32 @@ export function misuses() {
   // @ts-expect-error: nor can a static layout sit in a dynamic one
   layout()({ id: 'inner', mode: 'static', parent: dynamicLayout })
   route()({ pattern: '/p', mode: 'dynamic', layout: dynamicLayout }) // compiles
+  // Guards: never on what is shared, typed for what is beneath them.
+  // @ts-expect-error: a static layout is shared by every visitor: it cannot be guarded
+  layout()({ id: 'locked', mode: 'static', parent: rootLayout, guard: guarded<string>() })
+  // @ts-expect-error: nor a static page
+  route()({ pattern: '/p', mode: 'static', guard: guarded<string>() })
+  // @ts-expect-error: a static page cannot sit in a guarded layout
+  route()({ pattern: '/p', mode: 'static', layout: layouts.account })
+  // @ts-expect-error: nor a static layout
+  layout()({ id: 'inner', mode: 'static', parent: layouts.account })
+  defineServerPage(routes.account, {
+    loader: ({ guard }) => {
+      // What the account layout's guard passes, typed (this line compiles).
+      const email: string = guard.email
+      // @ts-expect-error: and only that: an account has no "password"
+      void guard.password
+      return { email }
+    },
+  })
+  defineServerPage(routes.items, {
+    // @ts-expect-error: nothing guards the items page: its loader gets no guard value
+    loader: ({ guard }) => guard,
+  })
+  // @ts-expect-error: the account layout declares a guard: its server side must give it
+  defineServerLayout(layouts.account, { loader: () => ({ email: '' }), actions: { signOut: () => actionSuccess() } })
+  // @ts-expect-error: a guard only where the table declares one
+  defineServerLayout(layouts.items, { guard: () => 'x', loader: () => ({ lists: [] }) })
   defineServerPage(routes.contact, {
     loader: () => ({ thanks: null }),
     actions: {
