@@ -46,13 +46,17 @@ export function actionInvalid<Fields extends string>(
 /**
  * A failed submission as the page shows it: which action, its errors, and what was
  * submitted (so no one types it all again). Part of the page payload after a 422.
+ * `ValueField`: the fields whose values come back, every field of the action but its
+ * secret ones (`ActionValueFields` in ./route-table.ts); a secret field's value never
+ * does (docs/guide/forms-and-actions.md, "Secret fields").
  */
-export interface ActionState {
+export interface ActionState<ValueField extends string = string> {
   readonly action: string
   readonly fieldErrors: Readonly<Record<string, string>>
   readonly formError?: string
-  readonly values: Readonly<Record<string, string>>
+  readonly values: Readonly<Record<ValueField, string>>
 }
 
 /** The JSON answer to a form sent by JavaScript (`Accept: application/json`). */
-export type ActionResponse = { readonly ok: true; readonly redirect: string } | ({ readonly ok: false } & ActionState)
+export type ActionResponse<ValueField extends string = string> =
+  { readonly ok: true; readonly redirect: string } | ({ readonly ok: false } & ActionState<ValueField>)

@@ -2,17 +2,31 @@
  * The layout table's rules the types cannot see, checked by the server when the app is
  * built (server/framework/app.ts): layout ids, one root, every layout in the table, no static
  * page or layout inside a dynamic one, no guard on a static one, one action name once
- * around a page. A table
- * that breaks one throws with a message naming the culprit. (Not in the router
+ * around a page; and, for the routes and layouts alike, every secret field one of its
+ * action's fields (a misspelled one would be sent back). A table that breaks one throws
+ * with a message naming the culprit. (Not in the router
  * itself: the browser's bundle does not need the messages.)
  */
-import type { AnyLayout, AnyRoute, LayoutTable, Router } from './route-table.js'
+import type { ActionsDecl, AnyLayout, AnyRoute, LayoutTable, Router, SecretsDecl } from './route-table.js'
 
 export function checkLayoutRules(router: Pick<Router<any, any>, 'routes' | 'layouts' | 'layoutsOf'>): void {
   const { routes, layouts } = router
   const root = checkLayouts(layouts)
-  for (const [id, route] of Object.entries(routes as Readonly<Record<string, AnyRoute>>))
+  for (const [id, route] of Object.entries(routes as Readonly<Record<string, AnyRoute>>)) {
     checkRouteChain(id, route, router.layoutsOf(id), layouts, root)
+    checkSecrets(`Route "${id}"`, route)
+  }
+  for (const [id, layout] of Object.entries(layouts as LayoutTable)) checkSecrets(`Layout "${id}"`, layout)
+}
+
+/** Each secret field names an action of its owner and one of that action's fields. */
+function checkSecrets(owner: string, { actions = {}, secrets = {} }: { readonly actions?: ActionsDecl; readonly secrets?: SecretsDecl }): void {
+  for (const [action, fields] of Object.entries(secrets)) {
+    if (!Object.hasOwn(actions, action)) throw new Error(`${owner} declares secret fields for "${action}", which is not one of its actions`)
+    for (const field of fields) {
+      if (!actions[action]!.includes(field)) throw new Error(`${owner}: secret field "${field}" is not one of action "${action}"'s fields`)
+    }
+  }
 }
 
 /** Checks the layout table; returns its root (undefined for an application without layouts). */

@@ -46,7 +46,7 @@ export interface PagePayload<Data = unknown> extends PayloadBase, InLayouts {
   readonly mode: RenderMode
   readonly params: Readonly<Record<string, string>>
   readonly data: Data
-  /** After a refused submission (no JavaScript): the errors and submitted values. */
+  /** After a refused submission (no JavaScript): the errors and submitted values (never a secret field's). */
   readonly action?: ActionState
   /**
    * Its loaders changed what the browser holds (set or deleted a cookie, changed the

@@ -3,7 +3,7 @@
  * (docs/architecture.md, "Server actions", "Layouts"). Only the server asks, so this
  * stays out of the router (and of the browser's bundle).
  */
-import type { ActionsDecl, Router } from './route-table.js'
+import type { ActionsDecl, Router, SecretsDecl } from './route-table.js'
 
 /** Where an action is declared: on the page's route, or on one of the layouts around it. */
 export interface ActionOwner {
@@ -12,6 +12,8 @@ export interface ActionOwner {
   readonly id: string
   /** The fields its form posts. */
   readonly fields: readonly string[]
+  /** Those of its fields that are secret: their values are never sent back. */
+  readonly secrets: readonly string[]
 }
 
 type AnyRouter = Pick<Router<any, any>, 'routes' | 'layoutsOf'>
@@ -20,16 +22,25 @@ function hasActions(owner: { readonly actions?: ActionsDecl | undefined }): bool
   return Object.keys(owner.actions ?? {}).length > 0
 }
 
+/** The secret fields of `owner`'s action `name` (own properties only). */
+function secretsOf(owner: { readonly secrets?: SecretsDecl | undefined }, name: string): readonly string[] {
+  return owner.secrets && Object.hasOwn(owner.secrets, name) ? (owner.secrets[name] ?? []) : []
+}
+
 /**
  * The action `name` a form posts to a page (`routeId` undefined: a path no route
  * matches, which is in the root layout), from its route or its layouts; undefined when
  * none declares it.
  */
 export function actionOwner(router: AnyRouter, routeId: string | undefined, name: string): ActionOwner | undefined {
-  const own = routeId !== undefined ? router.routes[routeId]?.actions : undefined
-  if (own && Object.hasOwn(own, name)) return { kind: 'route', id: routeId!, fields: own[name]! }
+  const route = routeId !== undefined ? router.routes[routeId] : undefined
+  if (route?.actions && Object.hasOwn(route.actions, name)) {
+    return { kind: 'route', id: routeId!, fields: route.actions[name]!, secrets: secretsOf(route, name) }
+  }
   for (const layout of router.layoutsOf(routeId)) {
-    if (layout.actions && Object.hasOwn(layout.actions, name)) return { kind: 'layout', id: layout.id, fields: layout.actions[name]! }
+    if (layout.actions && Object.hasOwn(layout.actions, name)) {
+      return { kind: 'layout', id: layout.id, fields: layout.actions[name]!, secrets: secretsOf(layout, name) }
+    }
   }
   return undefined
 }

@@ -70,6 +70,16 @@ type OwnGuard<Mode extends RenderMode, Value> = Mode extends 'static'
 type ScopeOf<Own, Parent> = [Own] extends [never] ? GuardValueOf<Parent> : Own
 
 /**
+ * The secret fields of a route's or a layout's actions, by action: `{ signIn: ['password'] }`.
+ * A secret field's value reaches its action and nothing else: a refused form comes back
+ * without it (docs/guide/forms-and-actions.md, "Secret fields").
+ */
+export type SecretsDecl = { readonly [action: string]: readonly string[] }
+
+/** What `secrets` may say of `Actions`: only its actions, each naming only that action's fields. */
+export type SecretsFor<Actions extends ActionsDecl> = { readonly [A in keyof Actions]?: readonly Actions[A][number][] }
+
+/**
  * A layout as declared: its id (the key it has in the layout table), its render mode
  * (whose rules its data follows: cached and shared when static, per request when
  * dynamic), its parent and its actions. `Data` is carried only in the type; a layout
@@ -80,6 +90,7 @@ export interface LayoutDef<
   Data = unknown,
   Mode extends RenderMode = RenderMode,
   Actions extends ActionsDecl = {},
+  Secrets extends SecretsDecl = {},
   // Wide by default: a guarded layout or route is still a LayoutDef / RouteDef.
   Guarded = unknown,
 > {
@@ -89,19 +100,21 @@ export interface LayoutDef<
   readonly actions?: Actions
   /** Set when the layout has a guard of its own (its server module gives it). */
   readonly guard?: GuardDecl | undefined
+  /** The secret fields of those actions: never sent back with a refused form. */
+  readonly secrets?: Secrets
   /** Phantom field: the type of the layout's data. Always undefined at run time. */
   readonly __data?: Data
   /** Phantom field: what the nearest guard passes beneath this layout. Always undefined at run time. */
   readonly __guard?: { readonly value: Guarded }
 }
 
-export type AnyLayout = LayoutDef<string, any, RenderMode, any, any>
+export type AnyLayout = LayoutDef<string, any, RenderMode, any, any, any>
 /** A static layout: every layout above it is static too and none is guarded, so a static page may sit in it. */
-export type StaticLayout = LayoutDef<string, any, 'static', any, never> & { readonly guard?: undefined }
+export type StaticLayout = LayoutDef<string, any, 'static', any, any, never> & { readonly guard?: undefined }
 export type LayoutTable = Readonly<Record<string, AnyLayout>>
 
 /** The data of a layout: `undefined` for one declared without (`layout()`). */
-export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any, any> ? D : never
+export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any, any, any> ? D : never
 
 /**
  * Declares a layout whose data has type `Data` (none when omitted):
@@ -116,6 +129,7 @@ export function layout<Data = undefined>() {
     const Actions extends ActionsDecl = {},
     const Parent extends AnyLayout | undefined = undefined,
     Value = never,
+    const Secrets extends SecretsDecl & SecretsFor<Actions> = {},
   >(def: {
     id: Id
     mode: Mode
@@ -123,7 +137,9 @@ export function layout<Data = undefined>() {
     actions?: Actions
     /** A static layout is shared by every visitor: it cannot be guarded. */
     guard?: Mode extends 'static' ? never : GuardDecl<Value>
-  }): LayoutDef<Id, Data, Mode, Actions, ScopeOf<Value, Parent>> & OwnGuard<Mode, Value> => def as never
+    // Keyed by the layout's own actions, each naming its own fields: anything else does not compile.
+    secrets?: Secrets & { readonly [A in Exclude<keyof Secrets, keyof Actions>]: never }
+  }): LayoutDef<Id, Data, Mode, Actions, Secrets, ScopeOf<Value, Parent>> & OwnGuard<Mode, Value> => def as never
 }
 
 /** A route as declared in a table. `Data` is carried only in the type (never at run time). */
@@ -132,6 +148,7 @@ export interface RouteDef<
   Data = unknown,
   Actions extends ActionsDecl = {},
   Files extends FilesDecl = {},
+  Secrets extends SecretsDecl = {},
   // Wide by default: a guarded layout or route is still a LayoutDef / RouteDef.
   Guarded = unknown,
 > {
@@ -145,6 +162,8 @@ export interface RouteDef<
   readonly actions?: Actions
   /** The file fields of those actions that take files (shared/framework/uploads.ts): they accept multipart forms. */
   readonly files?: Files
+  /** The secret fields of those actions (a password, a card number): never sent back with a refused form. */
+  readonly secrets?: Secrets
   /**
    * Stream the HTML (React's pipeable stream) instead of rendering it whole. Only pays
    * for pages that suspend (lazy parts, `use()`): the loader has the data ready before
@@ -159,11 +178,11 @@ export interface RouteDef<
   readonly __guard?: { readonly value: Guarded }
 }
 
-export type AnyRoute = RouteDef<string, any, any, any, any>
+export type AnyRoute = RouteDef<string, any, any, any, any, any>
 export type RouteTable = Readonly<Record<string, AnyRoute>>
 
-export type DataOf<R> = R extends RouteDef<string, infer D, any, any, any> ? D : never
-export type PatternOf<R> = R extends RouteDef<infer P, any, any, any, any> ? P : never
+export type DataOf<R> = R extends RouteDef<string, infer D, any, any, any, any> ? D : never
+export type PatternOf<R> = R extends RouteDef<infer P, any, any, any, any, any> ? P : never
 /** The actions a route or a layout declares. */
 export type ActionsOf<R> = R extends { readonly actions?: infer A extends ActionsDecl } ? A : {}
 /** The names of a route's actions (`never` for a route without). */
@@ -174,6 +193,12 @@ export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly 
 export type FilesOf<R> = R extends { readonly files?: infer F extends FilesDecl } ? F : {}
 /** The file field names of one action: `'attachment'` (`never` for an action without files). */
 export type ActionFileFields<R, A extends string> = FilesOf<R> extends { readonly [K in A]: infer F } ? keyof F & string : never
+/** The secret fields a route or a layout declares, by action. */
+export type SecretsOf<R> = R extends { readonly secrets?: infer S extends SecretsDecl } ? S : {}
+/** The secret field names of one action: `'password'` (`never` for an action without). */
+export type ActionSecretFields<R, A extends string> = SecretsOf<R> extends { readonly [K in A]: readonly (infer F)[] } ? F & string : never
+/** The fields of one action whose submitted values a refused form gets back: all but the secret ones. */
+export type ActionValueFields<R, A extends string> = Exclude<ActionFields<R, A>, ActionSecretFields<R, A>>
 export type RouteParams<R> = ParamsOf<PatternOf<R>>
 
 /**
@@ -181,7 +206,8 @@ export type RouteParams<R> = ParamsOf<PatternOf<R>>
  * `route<ItemData>()({ pattern: '/items/:id', mode: 'dynamic', params: { id: /^\d+$/ } })`,
  * and its actions, if it has any: `actions: { send: ['name', 'email', 'message'] }`,
  * with the file fields of those that take files:
- * `files: { send: { attachment: { types: ['application/pdf'], maxBytes: 5 * MiB } } }`.
+ * `files: { send: { attachment: { types: ['application/pdf'], maxBytes: 5 * MiB } } }`,
+ * and the secret fields of those that have any: `secrets: { signIn: ['password'] }`.
  * (Curried so `Data` is given while the pattern and actions are still inferred.)
  */
 export function route<Data>() {
@@ -192,6 +218,7 @@ export function route<Data>() {
     const Files extends FilesDecl & { readonly [A in keyof Actions]?: FileFieldsDecl } = {},
     const Layout extends AnyLayout | undefined = undefined,
     Value = never,
+    const Secrets extends SecretsDecl & SecretsFor<Actions> = {},
   >(def: {
     pattern: Pattern
     mode: Mode
@@ -199,12 +226,14 @@ export function route<Data>() {
     actions?: Actions
     // Keyed by the route's own actions only: files for an action it does not declare do not compile.
     files?: Files & { readonly [A in Exclude<keyof Files, keyof Actions>]: never }
+    // Keyed the same way, each naming only its own action's fields.
+    secrets?: Secrets & { readonly [A in Exclude<keyof Secrets, keyof Actions>]: never }
     stream?: boolean
     /** A static page may sit only in a static, unguarded layout: the type checker refuses another. */
     layout?: Layout & (Mode extends 'static' ? StaticLayout : AnyLayout)
     /** A static page is shared by every visitor: it cannot be guarded. */
     guard?: Mode extends 'static' ? never : GuardDecl<Value>
-  }): RouteDef<Pattern, Data, Actions, Files, ScopeOf<Value, Layout>> & { readonly mode: Mode } & OwnGuard<Mode, Value> => def as never
+  }): RouteDef<Pattern, Data, Actions, Files, Secrets, ScopeOf<Value, Layout>> & { readonly mode: Mode } & OwnGuard<Mode, Value> => def as never
 }
 
 /** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */

@@ -7,8 +7,9 @@ import t from 'tap'
 import { defineLayout, definePage } from '../../client/framework/page-module.js'
 import { defineServerLayout, defineServerPage, type ServerLayouts } from '../../server/framework/page-definition.js'
 import { href, layouts, routes, type AppLayouts } from '../../shared/routes.js'
-import { guarded, layout, route } from '../../shared/framework/route-table.js'
-import { actionSuccess } from '../../shared/framework/actions.js'
+import { guarded, layout, route, type ActionValueFields } from '../../shared/framework/route-table.js'
+import { actionSuccess, type ActionState } from '../../shared/framework/actions.js'
+import { Form } from '../../client/framework/view/form.js'
 import type { UploadedFile } from '../../shared/framework/uploads.js'
 
 // Never called: these lines exist for the type checker only.
@@ -126,6 +127,50 @@ export function misuses() {
     // @ts-expect-error: only types the server recognises by their bytes (no GIF)
     files: { send: { photo: { types: ['image/gif'], maxBytes: 1024 } } },
   })
+  // The shape of a sign-in form: its password goes to the action, and never comes back.
+  const signIn = route<null>()({
+    pattern: '/login',
+    mode: 'dynamic',
+    actions: { signIn: ['email', 'password', 'next'] },
+    secrets: { signIn: ['password'] },
+  })
+  route<null>()({
+    pattern: '/login',
+    mode: 'dynamic',
+    actions: { signIn: ['email', 'password'] },
+    // @ts-expect-error: secret fields only for the route's own actions ("signOut" is not one)
+    secrets: { signOut: ['password'] },
+  })
+  route<null>()({
+    pattern: '/login',
+    mode: 'dynamic',
+    actions: { signIn: ['email', 'password'], pay: ['card'] },
+    // @ts-expect-error: ...and only that action's fields ("card" is pay's, "pasword" no one's)
+    secrets: { signIn: ['card', 'pasword'] },
+  })
+  layout()({
+    id: 'root',
+    mode: 'static',
+    actions: { unlock: ['code', 'hint'] },
+    // @ts-expect-error: a layout's secret fields are its actions' fields too
+    secrets: { unlock: ['cod'] },
+  })
+  Form({
+    route: signIn,
+    action: 'signIn',
+    children: (form) => {
+      // A field that comes back has its last value (these lines compile).
+      const email: string | undefined = form.field('email').defaultValue ?? form.value('email')
+      // @ts-expect-error: a secret field's props carry no value
+      void form.field('password').defaultValue
+      // @ts-expect-error: and there is no last value to read
+      void form.value('password')
+      return [email, form.field('password').name]
+    },
+  })
+  const refused: ActionState<ActionValueFields<typeof signIn, 'signIn'>> = { action: 'signIn', fieldErrors: {}, values: { email: '', next: '' } }
+  // @ts-expect-error: a refused sign-in's values have no password
+  void refused.values.password
   // @ts-expect-error: /items/:id needs its id
   href('items')
   // @ts-expect-error: there is no route "nope"

@@ -13,12 +13,23 @@
  * second submit is ignored.
  * The route's declared actions type `action`, the field names of `form.field()` and
  * the file field names of `form.file()`.
+ * - An action's secret fields (`secrets` in the route table: a password, a card number)
+ *   never come back from the server: `form.field()` gives a secret field's input no
+ *   `defaultValue` (its props' type has none), and `form.value()` takes no secret field
+ *   (docs/guide/forms-and-actions.md, "Secret fields").
  */
 import { useContext, useEffect, useId, useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../../shared/framework/actions.js'
 import { locationKey, parseTarget } from '../../../shared/framework/location.js'
-import type { ActionFields, ActionFileFields, ActionName, ActionsDecl } from '../../../shared/framework/route-table.js'
+import type {
+  ActionFields,
+  ActionFileFields,
+  ActionName,
+  ActionSecretFields,
+  ActionsDecl,
+  SecretsDecl,
+} from '../../../shared/framework/route-table.js'
 import type { FileFieldsDecl, FilesDecl } from '../../../shared/framework/uploads.js'
 import { ActionStateContext } from './action-state.js'
 import { NavigationContext } from './navigation-context.js'
@@ -32,6 +43,9 @@ export interface FieldProps<Field extends string> {
   readonly 'aria-describedby'?: string
 }
 
+/** Props for a secret field's input: its value never comes back with a refused form, so it has no `defaultValue`. */
+export type SecretFieldProps<Field extends string> = Omit<FieldProps<Field>, 'defaultValue'>
+
 /** Props for a file input: a file input keeps no value across a refusal, so it has no `defaultValue`. */
 export interface FileInputProps<Field extends string> extends Omit<FieldProps<Field>, 'defaultValue'> {
   readonly type: 'file'
@@ -39,9 +53,14 @@ export interface FileInputProps<Field extends string> extends Omit<FieldProps<Fi
   readonly accept: string
 }
 
-export interface FormApi<Field extends string, FileField extends string = never> {
-  /** Props for the input of `name`: its name, id, last submitted value and error wiring. */
-  field(name: Field): FieldProps<Field>
+export interface FormApi<Field extends string, FileField extends string = never, SecretField extends string = never> {
+  /**
+   * Props for the input of `name`: its name, id, last submitted value and error wiring;
+   * for a secret field, the same without the value (none comes back).
+   */
+  field<F extends Field>(name: F): F extends SecretField ? SecretFieldProps<F> : FieldProps<F>
+  /** The value last submitted in `name`, if a refused submission sent it back (never a secret field's: none comes back). */
+  value(name: Exclude<Field, SecretField>): string | undefined
   /** Props for the file input of `name`: its name, id, type, accepted types and error wiring. */
   file(name: FileField): FileInputProps<FileField>
   /** The error message of `name`, if the last submission was refused because of it. */
@@ -55,7 +74,11 @@ export interface FormApi<Field extends string, FileField extends string = never>
 }
 
 /** What a form posts to: a route, or a layout (its form works on every page in it). */
-type ActionOwnerDef = { readonly actions?: ActionsDecl | undefined; readonly files?: FilesDecl | undefined }
+type ActionOwnerDef = {
+  readonly actions?: ActionsDecl | undefined
+  readonly files?: FilesDecl | undefined
+  readonly secrets?: SecretsDecl | undefined
+}
 
 export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>> extends Omit<
   FormHTMLAttributes<HTMLFormElement>,
@@ -63,7 +86,7 @@ export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>> ex
 > {
   readonly route: R
   readonly action: A
-  readonly children: (form: FormApi<ActionFields<R, A>, ActionFileFields<R, A>>) => ReactNode
+  readonly children: (form: FormApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>) => ReactNode
 }
 
 const NOT_SENT = 'The form could not be sent. Check your connection and try again.'
@@ -71,8 +94,9 @@ const NOT_SENT = 'The form could not be sent. Check your connection and try agai
 export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route, action, children, ...rest }: FormProps<R, A>) {
   const { state, pending, progress, refusals, formRef, submit } = useSubmission(action)
   const fileFields: FileFieldsDecl | undefined = route.files?.[action]
+  const secrets: readonly string[] = route.secrets?.[action] ?? []
   const id = useId()
-  const api = formApi<ActionFields<R, A>, ActionFileFields<R, A>>(id, state, fileFields, pending, progress)
+  const api = formApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>(id, state, fileFields, secrets, pending, progress)
 
   const errorCount = Object.keys(state?.fieldErrors ?? {}).length
   return (
@@ -182,23 +206,26 @@ function bodyOf(form: HTMLFormElement, submitter: HTMLElement | null): URLSearch
 }
 
 /** What `children` gets: each field's props and error wired to the last refusal's state. */
-function formApi<Field extends string, FileField extends string>(
+function formApi<Field extends string, FileField extends string, SecretField extends string>(
   id: string,
   state: ActionState | undefined,
   fileFields: FileFieldsDecl | undefined,
+  secrets: readonly string[],
   pending: boolean,
   progress: number | undefined,
-): FormApi<Field, FileField> {
+): FormApi<Field, FileField, SecretField> {
   const errors = state?.fieldErrors ?? {}
   const errorId = (name: string) => `${id}-${name}-error`
   const errorWiring = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {})
+  // The server sends no secret field's value back; should a state ever hold one, it is not shown either.
+  const value = (name: string) => (secrets.includes(name) ? undefined : state?.values[name])
   return {
-    field: (name) => ({
-      name,
-      id: `${id}-${name}`,
-      ...(state?.values[name] !== undefined ? { defaultValue: state.values[name] } : {}),
-      ...errorWiring(name),
-    }),
+    field: <F extends Field>(name: F) => {
+      const previous = value(name)
+      const props: FieldProps<F> = { name, id: `${id}-${name}`, ...(previous !== undefined ? { defaultValue: previous } : {}), ...errorWiring(name) }
+      return props as F extends SecretField ? SecretFieldProps<F> : FieldProps<F>
+    },
+    value,
     file: (name) => ({ name, id: `${id}-${name}`, type: 'file', accept: (fileFields?.[name]?.types ?? []).join(','), ...errorWiring(name) }),
     error: (name) =>
       errors[name] ? (

@@ -14,6 +14,8 @@ export interface FoundAction {
   readonly name: string
   readonly owner: ActionOwner
   readonly fields: readonly string[]
+  /** Those of its fields whose values never go back with a refused form. */
+  readonly secrets: readonly string[]
   readonly files: FileFieldsDecl | undefined
   readonly handler: ActionHandler<any, string, string>
 }
@@ -34,5 +36,12 @@ export function actionNamed(definition: AnyAppDefinition, match: RouteMatch | nu
   }
   // Files are a route's (a layout's form is on every page: it takes none).
   const files = owner.kind === 'route' ? match?.route.files : undefined
-  return { name, owner, fields: owner.fields, handler, files: files && Object.hasOwn(files, name) ? files[name] : undefined }
+  return {
+    name,
+    owner,
+    fields: owner.fields,
+    secrets: owner.secrets,
+    handler,
+    files: files && Object.hasOwn(files, name) ? files[name] : undefined,
+  }
 }

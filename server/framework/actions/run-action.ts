@@ -38,8 +38,10 @@ export async function answerForm(
 ) {
   const { view, location, match, guard } = page
   const { name } = found
-  const values = Object.fromEntries(found.fields.map((field) => [field, form.fields.get(field) ?? '']))
+  const input = Object.fromEntries(found.fields.map((field) => [field, form.fields.get(field) ?? '']))
   const files = Object.fromEntries(Object.keys(found.files ?? {}).map((field) => [field, form.files.get(field) ?? null]))
+  // What a refused form gets back: every field but the secret ones, whose values go to the action alone.
+  const values = valuesToKeep(input, found.secrets)
   if (Object.keys(form.refusedFiles).length > 0) {
     await release()
     return answers.answerInvalid(request, reply, view, location, { action: name, fieldErrors: form.refusedFiles, values })
@@ -50,7 +52,7 @@ export async function answerForm(
   try {
     outcome = await found.handler(
       // Typed per action by the route table; here, any action's.
-      { ...values, ...files } as ActionInput<string, string>,
+      { ...input, ...files } as ActionInput<string, string>,
       {
         params: match?.params ?? {},
         searchParams: new URLSearchParams(location.search),
@@ -105,4 +107,10 @@ export async function answerThrown(answers: ActionAnswers, request: FastifyReque
   const { what, ...source } = at
   const { digest } = faultOf(request, error, what, source)
   return answers.sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
+}
+
+/** The submitted values a refused form is shown again with: all but the secret fields' (docs/guide/forms-and-actions.md, "Secret fields"). */
+export function valuesToKeep(input: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  if (secrets.length === 0) return { ...input }
+  return Object.fromEntries(Object.entries(input).filter(([field]) => !secrets.includes(field)))
 }
