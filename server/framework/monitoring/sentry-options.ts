@@ -20,7 +20,11 @@ export function sentryNodeOptions(monitoring: MonitoringConfig & { dsn: NonNulla
     // anyone can send: the reporter sets the address the app trusts (request.ip, which
     // follows TRUST_PROXY) instead, and those headers are left out of the event. Cookie
     // values stay on the browser (the cookie header too: the SDK filters it by name).
-    dataCollection: { userInfo: false, cookies: false },
+    // No request or response bodies: by default the HTTP instrumentation keeps the first
+    // 10 KB of every incoming body and sends it with any event of that request, so an
+    // action that threw sent its form (a password, a secret field) to Sentry. A report
+    // says which action failed (its tags); what was posted stays here.
+    dataCollection: { userInfo: false, cookies: false, httpBodies: [] },
     integrations: (defaults) => [
       // Sentry's Fastify instrumentation wraps every hook and handler in a span (44% of
       // the tunnel's CPU in a profile), names transactions after Fastify's routes (one

@@ -1,7 +1,7 @@
 /**
  * How @sentry/node is set up: without its Fastify instrumentation (it wrapped every hook
- * in a span and reported errors untagged), with no tracing at a traces rate of 0, and
- * with the tunnel's own traffic kept out of its HTTP instrumentation.
+ * in a span and reported errors untagged), with no tracing at a traces rate of 0, with
+ * the tunnel's own traffic kept out of its HTTP instrumentation, and no request bodies.
  */
 import t from 'tap'
 import { sentryNodeOptions, untracedTraffic } from '../../../server/framework/monitoring/sentry-options.js'
@@ -27,6 +27,13 @@ t.test('the integrations: the defaults without Fastify, and one Http integration
   t.notOk(names.includes('Fastify'), 'no Fastify instrumentation')
   t.equal(names.filter((name) => name === 'Http').length, 1, 'one Http integration')
   t.ok(names.includes('OnUncaughtException'), 'the other defaults stay')
+})
+
+t.test('no request body goes with a report (a form could hold a password), nor user data, nor cookies', async (t) => {
+  const { dataCollection } = sentryNodeOptions(monitoring())
+  t.same(dataCollection?.httpBodies, [], 'no bodies: the HTTP instrumentation keeps none')
+  t.equal(dataCollection?.userInfo, false)
+  t.equal(dataCollection?.cookies, false)
 })
 
 t.test('a traces rate of 0 passes no tracing option; above 0 it is passed on', async (t) => {
