@@ -24,7 +24,7 @@ export type FieldErrors<Fields extends string> = { readonly [F in Fields]?: stri
 export type ActionOutcome<Fields extends string> =
   /** Done: go to `redirect` (a path on this site), or back to the page. */
   | { readonly ok: true; readonly redirect?: string }
-  /** Refused: the page again, with these errors and the submitted values. */
+  /** Refused: the page again, with these errors and the submitted values (but the secret fields'). */
   | { readonly ok: false; readonly fieldErrors: FieldErrors<Fields>; readonly formError?: string }
 
 /** The action succeeded. */

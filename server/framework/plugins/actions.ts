@@ -12,7 +12,8 @@
  *    arrive (server/framework/uploads/receive-multipart.ts: 400, 413, 415);
  * 4. the action, on the page's route or one of its layouts (404); it runs: success is 303 See Other (JSON `{ ok, redirect }` for a form
  *    sent by JavaScript), a refusal is the page again with 422, its errors and the
- *    submitted values (JSON for JavaScript), a throw is a 500 with a digest.
+ *    submitted values but the secret fields' (JSON for JavaScript), a throw is a 500
+ *    with a digest.
  * A client that sends `Accept: application/json` gets every answer as JSON; a plain
  * browser form gets HTML pages.
  */
