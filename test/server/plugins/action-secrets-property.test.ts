@@ -79,7 +79,7 @@ t.test('a secret field never comes back, nor reaches a log line or a report', as
       const secret = `${before}Zq${++run}xSeCrEt${after}`
       const fields = (entries: Record<string, string>) => Object.entries(entries).map(([name, value]): FormPart => ({ name, value }))
       let body: string | Buffer
-      let path = '/vault'
+      let path = '/strongbox'
       let multipart = false
       const png: FormPart = { name: 'picture', filename: 'a.png', type: 'image/png', content: fileOf('png', 1000) }
       const pdf: FormPart = { name: 'picture', filename: 'a.png', type: 'image/png', content: fileOf('pdf', 1000) }

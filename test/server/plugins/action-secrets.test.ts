@@ -2,7 +2,7 @@
  * Secret fields (docs/guide/forms-and-actions.md, "Secret fields"): the action gets
  * their values, and a refused form comes back without them, whichever way it was
  * refused and answered: not in the 422 page's bootstrap JSON nor in its inputs, not in
- * the JSON answer. The fixture's /vault (test/fixtures/app/routes.ts) has the sign-in
+ * the JSON answer. The fixture's /strongbox (test/fixtures/app/routes.ts) has the sign-in
  * shape; its `deposit` takes a file; the shelf layout's `unlock` has a secret too.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,7 +12,7 @@ import t, { type Test } from 'tap'
 import { listenTestApp } from '../../helpers/app.js'
 import { fileOf, multipartBody, send, type FormPart } from '../../helpers/multipart.js'
 import { bootstrapOf } from '../../helpers/page-html.js'
-import { VAULT_EMAIL, VAULT_PASSWORD } from '../../fixtures/app/routes.js'
+import { STRONGBOX_EMAIL, STRONGBOX_PASSWORD } from '../../fixtures/app/routes.js'
 import { checkLayoutRules } from '../../../shared/framework/layout-rules.js'
 import { createRouter, layout, route, type LayoutTable, type RouteTable } from '../../../shared/framework/route-table.js'
 
@@ -48,27 +48,27 @@ t.test('a refused form comes back without its secret fields', async (t) => {
   const { app, origin, logs } = await listenTestApp(t, 'fixture', { config: { uploadDir: dir } })
   const post = (url: string, body: string, headers: Record<string, string> = {}) =>
     app.inject({ method: 'POST', url, payload: body, headers: { 'content-type': FORM, origin: 'http://localhost:80', ...headers } })
-  const signIn = new URLSearchParams({ _action: 'signIn', email: VAULT_EMAIL, password: SECRET, next: '/target?from=vault' }).toString()
+  const signIn = new URLSearchParams({ _action: 'signIn', email: STRONGBOX_EMAIL, password: SECRET, next: '/target?from=strongbox' }).toString()
 
   t.test('the action gets the secret: the right password signs in', async (t) => {
-    const right = new URLSearchParams({ _action: 'signIn', email: VAULT_EMAIL, password: VAULT_PASSWORD, next: '/target' }).toString()
-    const res = await post('/vault', right)
+    const right = new URLSearchParams({ _action: 'signIn', email: STRONGBOX_EMAIL, password: STRONGBOX_PASSWORD, next: '/target' }).toString()
+    const res = await post('/strongbox', right)
     t.equal(res.statusCode, 303)
     t.equal(res.headers.location, '/target')
   })
 
   t.test('without JavaScript: the page again, the other values kept, the secret nowhere', async (t) => {
-    const res = await post('/vault', signIn)
+    const res = await post('/strongbox', signIn)
     t.equal(res.statusCode, 422)
     const state = bootstrapOf(res.body).action
     t.same(state, {
       action: 'signIn',
       fieldErrors: { password: 'Wrong email or password.' },
       formError: 'Not signed in.',
-      values: { email: VAULT_EMAIL, next: '/target?from=vault' },
+      values: { email: STRONGBOX_EMAIL, next: '/target?from=strongbox' },
     })
     t.match(res.body, /<input type="email"[^>]*name="email"[^>]*value="ann@example.com"/, 'the email input keeps what was typed')
-    t.match(res.body, /<input type="hidden"[^>]*name="next"[^>]*value="\/target\?from=vault"/, 'the hidden field too')
+    t.match(res.body, /<input type="hidden"[^>]*name="next"[^>]*value="\/target\?from=strongbox"/, 'the hidden field too')
     const password = /<input type="password"[^>]*>/.exec(res.body)?.[0]
     t.ok(password, 'the password input is there')
     t.notMatch(password, /value=/, 'with no value')
@@ -77,9 +77,9 @@ t.test('a refused form comes back without its secret fields', async (t) => {
   })
 
   t.test('with JavaScript: the JSON answer has the other values, not the secret', async (t) => {
-    const res = await post('/vault', signIn, JSON_ACCEPT)
+    const res = await post('/strongbox', signIn, JSON_ACCEPT)
     t.equal(res.statusCode, 422)
-    t.same(res.json().values, { email: VAULT_EMAIL, next: '/target?from=vault' })
+    t.same(res.json().values, { email: STRONGBOX_EMAIL, next: '/target?from=strongbox' })
     assertAbsent(t, res.body, SECRET, 'the JSON')
   })
 
@@ -89,25 +89,25 @@ t.test('a refused form comes back without its secret fields', async (t) => {
   const notPng: FormPart = { name: 'picture', filename: 'a.png', type: 'image/png', content: fileOf('pdf', 2000) }
 
   t.test('a multipart form refused by its action: the label comes back, the PIN does not', async (t) => {
-    const html = await send(origin, '/vault', deposit('refuse', png))
+    const html = await send(origin, '/strongbox', deposit('refuse', png))
     t.equal(html.status, 422)
     t.same(bootstrapOf(html.body).action.values, { label: 'refuse' })
     t.match(html.body, /name="label"[^>]*value="refuse"/)
     t.notMatch(/<input[^>]*name="pin"[^>]*>/.exec(html.body)?.[0], /value=/, 'the PIN input has no value')
     assertAbsent(t, html.body, SECRET_PIN, 'the page')
-    const json = await send(origin, '/vault', deposit('refuse', png), { headers: JSON_ACCEPT })
+    const json = await send(origin, '/strongbox', deposit('refuse', png), { headers: JSON_ACCEPT })
     t.equal(json.status, 422)
     t.same(json.json().values, { label: 'refuse' })
     assertAbsent(t, json.body, SECRET_PIN, 'the JSON')
   })
 
   t.test('a multipart form whose file is refused: the same', async (t) => {
-    const html = await send(origin, '/vault', deposit('kept', notPng))
+    const html = await send(origin, '/strongbox', deposit('kept', notPng))
     t.equal(html.status, 422, 'without JavaScript, the page again with the error by the file')
     t.same(bootstrapOf(html.body).action.values, { label: 'kept' })
     t.ok(bootstrapOf(html.body).action.fieldErrors.picture)
     assertAbsent(t, html.body, SECRET_PIN, 'the page')
-    const json = await send(origin, '/vault', deposit('kept', notPng), { headers: JSON_ACCEPT })
+    const json = await send(origin, '/strongbox', deposit('kept', notPng), { headers: JSON_ACCEPT })
     t.equal(json.status, 415, 'with JavaScript, a refusal that carries no values at all')
     assertAbsent(t, json.body, SECRET_PIN, 'the JSON')
   })
@@ -124,8 +124,8 @@ t.test('a refused form comes back without its secret fields', async (t) => {
   })
 
   t.test('an action that throws: 500, and neither answer nor log line has the secret', async (t) => {
-    const body = new URLSearchParams({ _action: 'explode', email: VAULT_EMAIL, password: SECRET }).toString()
-    const res = await post('/vault', body)
+    const body = new URLSearchParams({ _action: 'explode', email: STRONGBOX_EMAIL, password: SECRET }).toString()
+    const res = await post('/strongbox', body)
     t.equal(res.statusCode, 500)
     t.ok(logs.some((line) => line.msg === 'action failed'))
     assertAbsent(t, res.body, SECRET, 'the page')
