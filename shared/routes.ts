@@ -106,6 +106,8 @@ export const routes = {
     pattern: '/login',
     mode: 'dynamic',
     actions: { signIn: ['email', 'password', 'next'] },
+    // Never sent back with a refused sign-in: not in the page, not in its data, not in value=.
+    secrets: { signIn: ['password'] },
   }),
   account: route<AccountData>()({ pattern: '/account', mode: 'dynamic', layout: layouts.account }),
   activity: route<ActivityData>()({ pattern: '/account/activity', mode: 'dynamic', layout: layouts.account }),
