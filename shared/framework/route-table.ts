@@ -16,6 +16,12 @@
  */
 
 import type { FileFieldsDecl, FilesDecl } from './uploads.js'
+import type { GuardDecl, OwnGuard, ScopeOf } from './guard-declaration.js'
+import type { SecretsDecl, SecretsFor } from './secret-fields.js'
+import { compile, decodeParam } from './route-pattern.js'
+
+export { guarded, type GuardDecl, type GuardValueOf } from './guard-declaration.js'
+export type { ActionSecretFields, ActionValueFields, SecretsDecl, SecretsFor, SecretsOf } from './secret-fields.js'
 
 export type RenderMode = 'static' | 'dynamic'
 
@@ -34,50 +40,6 @@ export type ParamsOf<Pattern extends string> = { [K in ParamNames<Pattern>]: str
  * `{ send: ['name', 'email'] }`.
  */
 export type ActionsDecl = { readonly [action: string]: readonly string[] }
-
-/**
- * Marks a layout or a route as guarded (docs/architecture.md, "Guards"): its server
- * module gives the guard, which runs before every loader and action beneath it and
- * passes a `Value` (the signed-in account, say) to each of them. Only the type is
- * carried; the declaration is what lets the type checker and the start refuse a static
- * page under a guard, and the server module's type ask for the guard function.
- */
-export interface GuardDecl<Value = unknown> {
-  readonly guarded: true
-  /** Phantom field: the type of what the guard passes. Always undefined at run time. */
-  readonly __value?: Value
-}
-
-/** Declares a guard whose value has type `Value`: `guard: guarded<Account>()`. */
-export function guarded<Value>(): GuardDecl<Value> {
-  return { guarded: true }
-}
-
-/**
- * The value the nearest guard above (or on) a layout or route passes to its loaders
- * and actions; `never` when nothing guards it.
- */
-export type GuardValueOf<X> = X extends { readonly __guard?: { readonly value: infer V } } ? V : never
-
-/** A declaration's own guard, in its type: none on a static one; required when it declared one. */
-type OwnGuard<Mode extends RenderMode, Value> = Mode extends 'static'
-  ? { readonly guard?: undefined }
-  : [Value] extends [never]
-    ? {}
-    : { readonly guard: GuardDecl<Value> }
-
-/** The guard value in scope beneath a declaration: its own guard's, else its parent's. */
-type ScopeOf<Own, Parent> = [Own] extends [never] ? GuardValueOf<Parent> : Own
-
-/**
- * The secret fields of a route's or a layout's actions, by action: `{ signIn: ['password'] }`.
- * A secret field's value reaches its action and nothing else: a refused form comes back
- * without it (docs/guide/forms-and-actions.md, "Secret fields").
- */
-export type SecretsDecl = { readonly [action: string]: readonly string[] }
-
-/** What `secrets` may say of `Actions`: only its actions, each naming only that action's fields. */
-export type SecretsFor<Actions extends ActionsDecl> = { readonly [A in keyof Actions]?: readonly Actions[A][number][] }
 
 /**
  * A layout as declared: its id (the key it has in the layout table), its render mode
@@ -193,12 +155,6 @@ export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly 
 export type FilesOf<R> = R extends { readonly files?: infer F extends FilesDecl } ? F : {}
 /** The file field names of one action: `'attachment'` (`never` for an action without files). */
 export type ActionFileFields<R, A extends string> = FilesOf<R> extends { readonly [K in A]: infer F } ? keyof F & string : never
-/** The secret fields a route or a layout declares, by action. */
-export type SecretsOf<R> = R extends { readonly secrets?: infer S extends SecretsDecl } ? S : {}
-/** The secret field names of one action: `'password'` (`never` for an action without). */
-export type ActionSecretFields<R, A extends string> = SecretsOf<R> extends { readonly [K in A]: readonly (infer F)[] } ? F & string : never
-/** The fields of one action whose submitted values a refused form gets back: all but the secret ones. */
-export type ActionValueFields<R, A extends string> = Exclude<ActionFields<R, A>, ActionSecretFields<R, A>>
 export type RouteParams<R> = ParamsOf<PatternOf<R>>
 
 /**
@@ -244,46 +200,6 @@ export interface RouteMatch<Table extends RouteTable = RouteTable> {
   readonly id: keyof Table & string
   readonly route: Table[keyof Table]
   readonly params: Record<string, string>
-}
-
-interface CompiledRoute {
-  readonly id: string
-  readonly route: AnyRoute
-  readonly regexp: RegExp
-  readonly keys: readonly string[]
-}
-
-const SEGMENT_PARAM = /^:([A-Za-z_][A-Za-z0-9_]*)$/
-
-function compile(id: string, route: AnyRoute): CompiledRoute {
-  if (!route.pattern.startsWith('/')) {
-    throw new Error(`Route "${id}": pattern "${route.pattern}" must start with "/"`)
-  }
-  const keys: string[] = []
-  const source = route.pattern
-    .split('/')
-    .slice(1)
-    .map((segment) => {
-      const param = SEGMENT_PARAM.exec(segment)
-      if (param) {
-        keys.push(param[1]!)
-        return '/([^/]+)'
-      }
-      if (segment.includes(':')) {
-        throw new Error(`Route "${id}": segment "${segment}" is not a valid param name`)
-      }
-      return '/' + segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    })
-    .join('')
-  return { id, route, keys, regexp: new RegExp(`^${source === '/' ? '/' : source}$`) }
-}
-
-function decodeParam(raw: string): string | undefined {
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    return undefined // malformed percent-encoding: no match, so a 404, never a crash
-  }
 }
 
 /** A table compiled once for matching. Route order is match order: first match wins. */

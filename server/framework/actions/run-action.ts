@@ -14,6 +14,7 @@ import { openResponse } from '../response-control.js'
 import type { ReceivedForm } from '../uploads/receive-multipart.js'
 import type { ActionAnswers } from './answers.js'
 import type { FoundAction } from './find-action.js'
+import type { GuardOutcome } from '../guards.js'
 
 const NO_PAGE = 'There is no page at this address.'
 
@@ -113,4 +114,20 @@ export async function answerThrown(answers: ActionAnswers, request: FastifyReque
 export function valuesToKeep(input: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
   if (secrets.length === 0) return { ...input }
   return Object.fromEntries(Object.entries(input).filter(([field]) => !secrets.includes(field)))
+}
+
+/** A post a guard of its page stopped, answered as the page would be (its cookies included). */
+export async function answerGuardStop(
+  answers: ActionAnswers,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  guards: Extract<GuardOutcome, { ok: false }>,
+  match: RouteMatch | null,
+) {
+  await (await openResponse(request)).applyTo(reply)
+  return answerThrown(answers, request, reply, guards.error, {
+    what: 'guard failed',
+    ...(match ? { routeId: match.id } : {}),
+    ...(guards.layoutId ? { layoutId: guards.layoutId } : {}),
+  })
 }

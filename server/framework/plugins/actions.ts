@@ -26,8 +26,7 @@ import { allowedMethods } from '../../../shared/framework/route-actions.js'
 import { actionAnswers } from '../actions/answers.js'
 import { actionNamed } from '../actions/find-action.js'
 import { ACTION_BODY_LIMIT, FORM_TYPE, readForm, URLENCODED_ONLY } from '../actions/read-form.js'
-import { answerForm, answerThrown } from '../actions/run-action.js'
-import { openResponse } from '../response-control.js'
+import { answerForm, answerGuardStop } from '../actions/run-action.js'
 import { foreignCharset } from '../content-charset.js'
 import { runGuards } from '../guards.js'
 import { failureOf } from '../failures.js'
@@ -132,15 +131,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       }
       // The page's guards, before a byte of the body is read as files or any action runs.
       const guards = await runGuards(request, definition, match, location)
-      if (!guards.ok) {
-        await (await openResponse(request)).applyTo(reply)
-        const at = {
-          what: 'guard failed' as const,
-          ...(match ? { routeId: match.id } : {}),
-          ...(guards.layoutId ? { layoutId: guards.layoutId } : {}),
-        }
-        return answerThrown(answers, request, reply, guards.error, at)
-      }
+      if (!guards.ok) return answerGuardStop(answers, request, reply, guards, match)
       const findAction = (name: string | null) => actionNamed(definition, match, name)
 
       const form = await readForm(request, { multipart, match, uploads, findAction })

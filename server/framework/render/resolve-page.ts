@@ -10,7 +10,8 @@ import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
 import { sameSiteLocation } from '../http-errors.js'
-import { runGuards } from '../guards.js'
+import { runGuards, type GuardOutcome } from '../guards.js'
+import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
 
 export type Resolution = (
@@ -112,7 +113,6 @@ export async function resolvePage(
   const perRequest = match ? match.route.mode === 'dynamic' : chain.some((layout) => layout.mode === 'dynamic')
   const response = perRequest ? await openResponse(request) : undefined
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
-  const searchParams = new URLSearchParams(search)
   const perRequestContext = response ? { cookies: response.cookies, response: response.control, session: response.session } : {}
   const held = match?.route.mode === 'dynamic' ? options.held : undefined
 
@@ -121,28 +121,11 @@ export async function resolvePage(
   const guards = await runGuards(request, definition, match, location)
   const open = guards.ok ? chain : chain.slice(0, guards.above)
 
-  // Every loader at once (layouts and page): the slowest decides how long it takes, not their sum.
-  const layoutJobs = open.map((layout) => {
-    const loader = definition.serverLayouts[layout.id]?.loader
-    if (!loader || held?.has(layout.id)) return undefined
-    const guard = guards.ok ? guards.layouts.get(layout.id) : undefined
-    return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext, guard } : { request }) as never))
+  const { layoutResults, pageResult } = await runLoaders(definition, request, match, open, guards, {
+    searchParams: new URLSearchParams(search),
+    held,
+    perRequestContext,
   })
-  const pageJob =
-    match && guards.ok
-      ? settle(() =>
-          // The route's type decides what its loader may use; here, any route is served.
-          definition.serverPages[match.id]!.loader({
-            params: match.params,
-            searchParams,
-            request,
-            ...perRequestContext,
-            guard: guards.route,
-          } as never),
-        )
-      : undefined
-  const layoutResults = await Promise.all(layoutJobs)
-  const pageResult = await pageJob
 
   const layouts: Record<string, unknown> = {}
   const inRoute = routeId !== undefined ? { routeId } : {}
@@ -172,6 +155,50 @@ export async function resolvePage(
     ...(response?.changesState ? { once: true as const } : {}),
   }
   return withResponse({ kind: 'screen', payload })
+}
+
+/** What every loader of one request gets besides its own part. */
+interface LoaderInputs {
+  readonly searchParams: URLSearchParams
+  /** Layouts whose data the browser holds: their loaders are skipped (never their guards). */
+  readonly held: ReadonlySet<string> | undefined
+  /** Cookies, the answer and the session, for a per-request page; nothing for a static one. */
+  readonly perRequestContext: object
+}
+
+/**
+ * Every loader at once (the layouts' in `open`, and the page's when the guards passed):
+ * the slowest decides how long it takes, not their sum. Each gets the value of the
+ * nearest guard above it.
+ */
+async function runLoaders(
+  definition: ResolveContext['definition'],
+  request: FastifyRequest,
+  match: RouteMatch | null,
+  open: readonly AnyLayout[],
+  guards: GuardOutcome,
+  { searchParams, held, perRequestContext }: LoaderInputs,
+) {
+  const layoutJobs = open.map((layout) => {
+    const loader = definition.serverLayouts[layout.id]?.loader
+    if (!loader || held?.has(layout.id)) return undefined
+    const guard = guards.ok ? guards.layouts.get(layout.id) : undefined
+    return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext, guard } : { request }) as never))
+  })
+  const pageJob =
+    match && guards.ok
+      ? settle(() =>
+          // The route's type decides what its loader may use; here, any route is served.
+          definition.serverPages[match.id]!.loader({
+            params: match.params,
+            searchParams,
+            request,
+            ...perRequestContext,
+            guard: guards.route,
+          } as never),
+        )
+      : undefined
+  return { layoutResults: await Promise.all(layoutJobs), pageResult: await pageJob }
 }
 
 /** `{ layouts }` when any layout data was loaded; nothing otherwise (most payloads of an app without layout data). */
