@@ -13,6 +13,7 @@ export {
   type MonitoringConfig,
   type OpenerPolicy,
   type RateLimitConfig,
+  type SessionConfig,
   type TrustProxy,
 } from './config/types.js'
 export { loadConfig, readVariables } from './config/load.js'

@@ -21,6 +21,20 @@ t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t)
   t.equal(config.openerPolicy, undefined, 'no Cross-Origin-Opener-Policy unless chosen')
   t.equal(config.compression, true, 'answers are compressed unless told otherwise')
   t.same(config.rateLimit, { forms: 30, monitoring: 300, windowMs: 60_000, redisUrl: undefined }, 'rate limits on, counted in memory')
+  t.same(
+    config.sessions,
+    { store: { kind: 'cookie' }, idleTimeoutS: 14 * 24 * 3600, absoluteTimeoutS: 30 * 24 * 3600 },
+    'sessions in a sealed cookie: 14 days unused, 30 days at most',
+  )
+})
+
+t.test('SESSION_STORE=redis keeps sessions at REDIS_URL, and is refused without it, naming both', async (t) => {
+  t.same(loadConfig({ SESSION_STORE: 'redis', REDIS_URL: 'redis://redis:6379' }).sessions.store, { kind: 'redis', url: 'redis://redis:6379' })
+  t.same(loadConfig({ SESSION_STORE: 'memory' }).sessions.store, { kind: 'memory' })
+  t.throws(() => loadConfig({ SESSION_STORE: 'redis' }), {
+    variable: 'SESSION_STORE',
+    message: 'SESSION_STORE is "redis", which keeps sessions at REDIS_URL: set REDIS_URL too',
+  })
 })
 
 t.test('UPLOAD_DIR: an existing folder this process can write to; UPLOAD_MAX_BYTES: bytes', async (t) => {
@@ -75,6 +89,9 @@ t.test('valid values are parsed into their types', async (t) => {
       { shutdownDelayMs: 0, shutdownGraceMs: 30_000 },
     ],
     [{ SENTRY_TRACES_SAMPLE_RATE: '0.25' }, { monitoring: { tracesSampleRate: 0.25 } }],
+    [{ SESSION_IDLE_TIMEOUT: '1800', SESSION_ABSOLUTE_TIMEOUT: '12h' }, { sessions: { idleTimeoutS: 1800, absoluteTimeoutS: 12 * 3600 } }],
+    [{ SESSION_IDLE_TIMEOUT: '90s', SESSION_ABSOLUTE_TIMEOUT: '400d' }, { sessions: { idleTimeoutS: 90, absoluteTimeoutS: 400 * 24 * 3600 } }],
+    [{ SESSION_IDLE_TIMEOUT: '30m' }, { sessions: { idleTimeoutS: 1800 } }],
     [{ SESSION_SECRET: 'n'.repeat(32), SESSION_SECRET_PREVIOUS: 'o'.repeat(40) }, { sessionSecrets: ['n'.repeat(32), 'o'.repeat(40)] }],
   ]
   for (const [env, expected] of cases) t.match(loadConfig(env), expected, JSON.stringify(env))
@@ -126,6 +143,11 @@ t.test('a bad value is refused with a message naming the variable', async (t) =>
     [{ RATE_LIMIT_WINDOW_MS: '1m' }, 'RATE_LIMIT_WINDOW_MS'],
     [{ REDIS_URL: 'http://redis:6379' }, 'REDIS_URL'],
     [{ REDIS_URL: 'redis:6379' }, 'REDIS_URL'],
+    [{ SESSION_STORE: 'postgres' }, 'SESSION_STORE'],
+    [{ SESSION_IDLE_TIMEOUT: '0' }, 'SESSION_IDLE_TIMEOUT'],
+    [{ SESSION_IDLE_TIMEOUT: '2w' }, 'SESSION_IDLE_TIMEOUT'],
+    [{ SESSION_IDLE_TIMEOUT: '1.5h' }, 'SESSION_IDLE_TIMEOUT'],
+    [{ SESSION_ABSOLUTE_TIMEOUT: '401d' }, 'SESSION_ABSOLUTE_TIMEOUT'],
   ]
   for (const [env, variable] of cases) {
     t.throws(() => loadConfig(env), ConfigError, JSON.stringify(env))

@@ -3,7 +3,7 @@
  * puts each value in its place in `AppConfig`. The first bad value throws its
  * ConfigError; main.ts exits 1 with it.
  */
-import { ConfigError, type AppConfig, type Env } from './types.js'
+import { ConfigError, type AppConfig, type Env, type SessionConfig, type SessionStoreKind } from './types.js'
 import { VARIABLES, type Values, type Variable } from './variables.js'
 
 /** One variable's value: parsed when set, its default when unset (or empty, for most). */
@@ -26,6 +26,12 @@ function sessionSecrets(current: string | undefined, previous: string | undefine
     throw new ConfigError('SESSION_SECRET_PREVIOUS', 'is for rotating SESSION_SECRET: set SESSION_SECRET too')
   }
   return [current, previous].filter((secret): secret is string => secret !== undefined)
+}
+
+function sessionStore(kind: SessionStoreKind, redisUrl: string | undefined): SessionConfig['store'] {
+  if (kind !== 'redis') return { kind }
+  if (redisUrl === undefined) throw new ConfigError('SESSION_STORE', 'is "redis", which keeps sessions at REDIS_URL: set REDIS_URL too')
+  return { kind, url: redisUrl }
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -53,6 +59,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       redisUrl: v.REDIS_URL,
     },
     sessionSecrets: sessionSecrets(v.SESSION_SECRET, v.SESSION_SECRET_PREVIOUS),
+    sessions: {
+      store: sessionStore(v.SESSION_STORE, v.REDIS_URL),
+      idleTimeoutS: v.SESSION_IDLE_TIMEOUT,
+      absoluteTimeoutS: v.SESSION_ABSOLUTE_TIMEOUT,
+    },
     shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     uploadDir: v.UPLOAD_DIR,

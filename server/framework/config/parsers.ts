@@ -10,7 +10,16 @@ import proxyAddr from '@fastify/proxy-addr'
 import { parseHostPattern, type HostPattern } from '../allowed-hosts.js'
 import { parseDsn, type ParsedDsn } from '../../../shared/framework/monitoring.js'
 import { hashPasswordSync, type PasswordHash } from '../passwords.js'
-import { ConfigError, LOG_LEVELS, OPENER_POLICIES, type LogLevel, type OpenerPolicy, type TrustProxy } from './types.js'
+import {
+  ConfigError,
+  LOG_LEVELS,
+  OPENER_POLICIES,
+  SESSION_STORES,
+  type LogLevel,
+  type OpenerPolicy,
+  type SessionStoreKind,
+  type TrustProxy,
+} from './types.js'
 
 /** The text as given (HOST, CLIENT_DIR, SENTRY_ENVIRONMENT, SENTRY_RELEASE). */
 export function parseText(raw: string): string {
@@ -180,6 +189,30 @@ export function parseRedisUrl(raw: string, name: string): string {
     )
   }
   return raw
+}
+
+const DURATION_UNITS_S: Readonly<Record<string, number>> = { s: 1, m: 60, h: 60 * 60, d: 24 * 60 * 60 }
+/** Browsers keep no cookie longer than 400 days (RFC 6265bis), whatever it asks. */
+const MAX_DURATION_S = 400 * 24 * 60 * 60
+
+/** A duration in whole seconds: `3600`, or with a unit, `90s`, `30m`, `12h`, `14d`; from 1 second to 400 days. */
+export function parseDuration(raw: string, name: string): number {
+  const match = /^(\d{1,9})([smhd]?)$/.exec(raw.trim())
+  const seconds = match ? Number(match[1]) * DURATION_UNITS_S[match[2] || 's']! : NaN
+  if (!(seconds >= 1 && seconds <= MAX_DURATION_S)) {
+    throw new ConfigError(
+      name,
+      `must be a duration from 1 second to 400 days: a number of seconds, or a number with a unit (90s, 30m, 12h, 14d); got "${raw}"`,
+    )
+  }
+  return seconds
+}
+
+/** Where sessions are kept: SESSION_STORE. */
+export function parseSessionStore(raw: string, name: string): SessionStoreKind {
+  const store = SESSION_STORES.find((known) => known === raw.trim().toLowerCase())
+  if (!store) throw new ConfigError(name, `must be one of ${SESSION_STORES.join(', ')}, got "${raw}"`)
+  return store
 }
 
 /** A `Cross-Origin-Opener-Policy` value, or `off`: none is sent. */

@@ -17,6 +17,10 @@ export type TrustProxy = boolean | number | string[]
 export const OPENER_POLICIES = ['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups', 'unsafe-none'] as const
 export type OpenerPolicy = (typeof OPENER_POLICIES)[number]
 
+/** SESSION_STORE: where sessions are kept (server/framework/session.ts). */
+export const SESSION_STORES = ['cookie', 'memory', 'redis'] as const
+export type SessionStoreKind = (typeof SESSION_STORES)[number]
+
 export interface AppConfig {
   readonly host: string
   readonly port: number
@@ -40,6 +44,8 @@ export interface AppConfig {
    * them. Empty when unset (a key is made at start: server/framework/session.ts).
    */
   readonly sessionSecrets: readonly string[]
+  /** Where sessions are kept, and how long they last. */
+  readonly sessions: SessionConfig
   /** After SIGTERM: how long /api/ready says 503 while the instance still serves, so balancers notice. */
   readonly shutdownDelayMs: number
   /** After that: the most time in-flight requests get to finish before the process exits anyway. */
@@ -71,6 +77,20 @@ export interface RateLimitConfig {
   readonly windowMs: number
   /** REDIS_URL: where the counts are kept, shared by every instance; in memory when unset. */
   readonly redisUrl: string | undefined
+}
+
+/** Sessions (server/framework/session.ts, docs/decisions/030-session-stores.md). */
+export interface SessionConfig {
+  /**
+   * SESSION_STORE: `cookie`, the whole session sealed in the cookie; `memory`, kept in
+   * this process; `redis`, kept in Redis at REDIS_URL. With a store, the cookie carries
+   * a random id only, and a session ended on the server is ended for every copy of it.
+   */
+  readonly store: { readonly kind: 'cookie' } | { readonly kind: 'memory' } | { readonly kind: 'redis'; readonly url: string }
+  /** SESSION_IDLE_TIMEOUT: a session unused for this long (seconds) is over. */
+  readonly idleTimeoutS: number
+  /** SESSION_ABSOLUTE_TIMEOUT: a session this old (seconds from its start) is over, however much it is used. */
+  readonly absoluteTimeoutS: number
 }
 
 export interface MonitoringConfig {

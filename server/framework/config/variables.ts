@@ -122,9 +122,9 @@ export const VARIABLES = [
   variable({
     name: 'REDIS_URL',
     meaning:
-      '`redis://host:6379` or `rediss://...`: the counts are kept there, one budget shared by every instance; ' +
+      '`redis://host:6379` or `rediss://...`: the rate-limit counts are kept there, one budget shared by every instance; ' +
       'unset, each instance counts in its own memory. Redis unreachable: requests pass, with one warning a minute ' +
-      '(see [`docs/deploy.md`](docs/deploy.md#limits-shared-by-all-instances))',
+      '(see [`docs/deploy.md`](docs/deploy.md#limits-shared-by-all-instances)). With `SESSION_STORE=redis`, sessions are kept there too',
     default: none<string | undefined>(undefined),
     parse: parse.parseRedisUrl,
   }),
@@ -180,8 +180,8 @@ export const VARIABLES = [
   variable({
     name: 'SESSION_SECRET',
     meaning:
-      'at least 32 characters: the secret sessions are sealed with. Unset, sessions end when the process does ' +
-      'and are not shared between instances (a warning says so)',
+      'at least 32 characters: the secret session cookies are sealed with (`SESSION_STORE=cookie`). Unset, sessions end ' +
+      'when the process does and are not shared between instances (a warning says so)',
     // The key is made by server/framework/session.ts.
     default: { text: 'a key made at start', value: (): string | undefined => undefined },
     parse: parse.parseSecret,
@@ -191,6 +191,28 @@ export const VARIABLES = [
     meaning: 'the secret before, while rotating: sessions it sealed are still read, and rewritten with `SESSION_SECRET`',
     default: none<string | undefined>(undefined),
     parse: parse.parseSecret,
+  }),
+  variable({
+    name: 'SESSION_STORE',
+    meaning:
+      '`cookie`: the whole session sealed in its cookie, no store; `memory`: kept in this process (one instance, development); ' +
+      '`redis`: kept in Redis at `REDIS_URL`, shared by every instance. With a store the cookie holds only a random id, and ' +
+      'a session ended on the server is over for every copy of its cookie. Redis unreachable: a request that carries or ' +
+      'starts a session answers 503 (see [Sessions](docs/guide/sessions.md))',
+    default: { literal: 'cookie' },
+    parse: parse.parseSessionStore,
+  }),
+  variable({
+    name: 'SESSION_IDLE_TIMEOUT',
+    meaning: 'a session not used for this long is over: seconds, or `30m`, `12h`, `14d`',
+    default: { literal: '14d' },
+    parse: parse.parseDuration,
+  }),
+  variable({
+    name: 'SESSION_ABSOLUTE_TIMEOUT',
+    meaning: 'a session this old is over however much it is used (the visitor signs in again): seconds, or `12h`, `30d`',
+    default: { literal: '30d' },
+    parse: parse.parseDuration,
   }),
   variable({
     name: 'CLIENT_DIR',
