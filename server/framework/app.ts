@@ -36,7 +36,7 @@ import { appView, type AppView } from './render/app-view.js'
 import { readInlineStyle, type InlineStyle } from './render/inline-style.js'
 import { createPageResponder, type PageResponder } from './render/page-responder.js'
 import { scriptlessSecurityHeaders } from './security-headers.js'
-import { registerSessions, type SessionCodec } from './session.js'
+import { registerSessions, type Sessions } from './session.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -49,8 +49,8 @@ declare module 'fastify' {
     refusals: Refusals
     /** The configuration this instance runs with (server/framework/config/types.ts): what product code may read. */
     config: AppConfig
-    /** Seals and opens session cookies (server/framework/session.ts). */
-    sessionCodec: SessionCodec
+    /** Each request's session, in the configured store (server/framework/session.ts). */
+    sessions: Sessions
   }
 }
 /** Longer than any sane render: a render still running then is stuck. */
@@ -65,6 +65,10 @@ export interface BuildAppOptions {
   readonly tunnelTimeoutMs?: number
   /** The least time between two warnings that Redis fails (rate limits); a minute unless a test shortens it. */
   readonly rateLimitWarnIntervalMs?: number
+  /** The least time between two warnings that Redis fails (sessions); a minute unless a test shortens it. */
+  readonly sessionWarnIntervalMs?: number
+  /** The time sessions are measured by (their lifetimes); Date.now unless a test moves it. */
+  readonly sessionClock?: () => number
   /** Where 5xx failures are reported besides the log; nothing unless SENTRY_DSN is set. */
   readonly errorReporter?: ErrorReporter
   /** Where log lines go: main.ts's bounded stdout, a test's capture; pino's stdout otherwise. */
@@ -119,8 +123,13 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   app.addHook('onSend', async (request, reply) => saveCollectedResponse(request, reply))
   // Request cookies for loaders and actions (server/framework/response-control.ts), and the writer of Set-Cookie.
   app.register(fastifyCookie)
-  // Sealed session cookies, opened only when a loader or action uses one (server/framework/session.ts).
-  registerSessions(app, config.sessionSecrets)
+  // Sessions (sealed cookies, or kept in memory or Redis), opened only when a request needs one (server/framework/session.ts).
+  registerSessions(app, {
+    config: config.sessions,
+    secrets: config.sessionSecrets,
+    ...(options.sessionClock ? { clock: options.sessionClock } : {}),
+    ...(options.sessionWarnIntervalMs ? { warnIntervalMs: options.sessionWarnIntervalMs } : {}),
+  })
   // Before the routes it counts: form posts and the monitoring tunnel, per client address.
   const { rateLimit } = config
   app.register(rateLimitPlugin, { redisUrl: rateLimit.redisUrl, warnIntervalMs: options.rateLimitWarnIntervalMs })

@@ -8,7 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/framework/digest.js'
-import { refusalOf, statusOf, type Refusal } from './http-errors.js'
+import { RefusalError, refusalOf, statusOf, type Refusal } from './http-errors.js'
 import { reportServerError, type FailureContext } from './monitoring/error-reporter.js'
 
 /** A failure from 500 up, as the client sees it: its status and the digest that finds its log line. */
@@ -24,10 +24,12 @@ export type FailureSource = Omit<FailureContext, 'digest'>
 
 /**
  * A refusal below 500; a fault (logged with `message` and reported, once) from 500 up.
+ * A `RefusalError` is a refusal whatever its status: the 503 of sessions whose store does
+ * not answer is said by that store's own warning, not as one fault per request.
  * `message` says what failed (`'api request failed'`): the log line's text.
  */
 export function failureOf(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): Failure {
-  if (statusOfAny(error) < 500) return { refusal: refusalOf(error as Parameters<typeof refusalOf>[0]) }
+  if (error instanceof RefusalError || statusOfAny(error) < 500) return { refusal: refusalOf(error as Parameters<typeof refusalOf>[0]) }
   return { fault: faultOf(request, error, message, source) }
 }
 

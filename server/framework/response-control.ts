@@ -10,7 +10,7 @@ import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { SECURITY_HEADER_NAMES } from './security-headers.js'
-import { requestSession, SESSION_COOKIE, type SessionControl } from './session.js'
+import { SESSION_COOKIE, type RequestSession, type SessionControl } from './session.js'
 import { isHttps } from './request-scheme.js'
 
 export interface CookieOptions {
@@ -82,7 +82,7 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
   const effects: Effect[] = []
   let applied = 0
   let cookieChanged = false
-  const session = requestSession(request, request.server.sessionCodec)
+  const session = request.server.sessions.open(request)
   const secure = isHttps(request)
   const control: ResponseControl = {
     setCookie(name, value, options = {}) {
@@ -130,25 +130,29 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
       return cookieChanged || session.changed
     },
     async applyTo(reply) {
+      // The session first: when it cannot be saved, the answer is the 503 it throws, without the page's other effects.
+      await session.applyTo(reply)
       // Once per effect: an action's answer may be the page its loader rendered after it.
       for (; applied < effects.length; applied++) effects[applied]!(reply)
-      await session.applyTo(reply)
     },
   }
   collections.set(request, collected)
-  sessionsReady.set(collected, session.ready())
+  sessions.set(collected, session)
   return collected
 }
 
-const sessionsReady = new WeakMap<CollectedResponse, Promise<void>>()
+const sessions = new WeakMap<CollectedResponse, RequestSession>()
 
 /**
- * The request's collection with its session ready to use (a store's record read):
- * what loaders, guards and actions are given.
+ * The request's collection with its session ready to use (a store's record read, when
+ * the request carries a session cookie): what loaders, guards and actions are given,
+ * and what an /api route or hook that uses the session calls, then
+ * `await response.applyTo(reply)` before its answer goes out. Throws
+ * `SessionsUnavailableError` (a 503 on every surface) when the store does not answer.
  */
 export async function openResponse(request: FastifyRequest): Promise<CollectedResponse> {
   const collected = collectResponse(request)
-  await sessionsReady.get(collected)
+  await sessions.get(collected)!.ready()
   return collected
 }
 

@@ -52,6 +52,8 @@ export const ErrorCode = {
   DRAINING: 'APP_ERR_DRAINING',
   /** More requests from one client address than its budget allows (form posts, the monitoring tunnel): 429. */
   RATE_LIMITED: 'APP_ERR_RATE_LIMITED',
+  /** The session store (Redis) did not answer: 503 with `Retry-After`, for a request that carries or starts a session. */
+  SESSIONS_UNAVAILABLE: 'APP_ERR_SESSIONS_UNAVAILABLE',
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

@@ -46,8 +46,7 @@ export function actionAnswers(pages: PageResponder): ActionAnswers {
     const location = locationOfTarget(request.url)
     if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
     const devError = pages.development && failure ? { devError: devErrorOf(failure.error) } : {}
-    const payload =
-      status >= 500 ? { kind: 'error' as const, status, digest, buildId, ...devError } : { kind: 'error' as const, status, message, buildId }
+    const payload = failure ? { kind: 'error' as const, status, digest, buildId, ...devError } : { kind: 'error' as const, status, message, buildId }
     return pages.sendDocument(reply, pages.view(), location, payload)
   }
 

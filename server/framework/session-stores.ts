@@ -1,0 +1,213 @@
+/**
+ * Where sessions are kept when the cookie carries only an id (SESSION_STORE `memory` or
+ * `redis`; docs/decisions/029-session-stores.md). A record is JSON (`StoredSession`)
+ * under `app-session:` and the SHA-256 of the id, so a dump of the store holds no
+ * cookie anyone could send; it expires on its own (the idle timeout, and never after the
+ * absolute one).
+ *
+ * Redis failing fails closed: a command that fails or takes over 0.5 s throws
+ * `SessionsUnavailableError`, which every surface answers 503 with `Retry-After`; nothing
+ * waits in an offline queue, the client reconnects by itself, and the operator reads
+ * one warning a minute while it lasts and an info line once Redis answers again.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import { Redis } from 'ioredis'
+import { ErrorCode } from '../../shared/framework/errors.js'
+import { RefusalError } from './http-errors.js'
+import { DEFAULT_WARN_INTERVAL_MS, throttledWarning } from './plugins/rate-limit.js'
+
+/** Prefix of every session key this app writes to the store. */
+export const SESSION_KEY_PREFIX = 'app-session:'
+
+/** A session id as the cookie carries it: 32 random bytes, base64url. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
+
+export function newSessionId(): string {
+  return randomBytes(32).toString('base64url')
+}
+
+/** True for what could be an id this app made (an old sealed cookie is not: it is no session here). */
+export function isSessionId(value: string): boolean {
+  return SESSION_ID.test(value)
+}
+
+/** The store key of a session id: its SHA-256, so what the store holds cannot be sent back as a cookie. */
+export function sessionKey(id: string): string {
+  return SESSION_KEY_PREFIX + createHash('sha256').update(id).digest('base64url')
+}
+
+/** A session as a store keeps it (JSON). Times are milliseconds since the epoch. */
+export interface StoredSession {
+  /** When the session (this id's, or the one it was regenerated from) started: the absolute timeout counts from here. */
+  readonly createdAt: number
+  /** When its data was last written (its last use is its TTL's business: the idle timeout). */
+  readonly savedAt: number
+  readonly data: Record<string, unknown>
+}
+
+/** A stored session read back, or undefined for anything that is not one. */
+export function parseStoredSession(value: string): StoredSession | undefined {
+  try {
+    const parsed = JSON.parse(value) as Partial<StoredSession> | null
+    if (typeof parsed?.createdAt !== 'number' || typeof parsed.savedAt !== 'number') return undefined
+    if (typeof parsed.data !== 'object' || parsed.data === null || Array.isArray(parsed.data)) return undefined
+    return { createdAt: parsed.createdAt, savedAt: parsed.savedAt, data: parsed.data }
+  } catch {
+    return undefined
+  }
+}
+
+export interface SaveOptions {
+  /** True: only while a record is still there (one ended meanwhile stays ended); false: only where none is. */
+  readonly existing: boolean
+  /** A key deleted in the same step (the id a regenerated or restarted session had). */
+  readonly replacing?: string
+}
+
+export interface SessionStore {
+  /** The record under `key` and the milliseconds it has left; undefined when there is none. */
+  read(key: string): Promise<{ readonly value: string; readonly ttlMs: number } | undefined>
+  /** Keeps `value` under `key` for `ttlMs`; false when `existing` said otherwise. */
+  save(key: string, value: string, ttlMs: number, options: SaveOptions): Promise<boolean>
+  /** Gives the record under `key` `ttlMs` more, its value untouched; false when it is gone. */
+  touch(key: string, ttlMs: number): Promise<boolean>
+  remove(key: string): Promise<void>
+  close(): Promise<void>
+}
+
+/** How long a client is told to wait before trying again when the store does not answer. */
+export const SESSIONS_RETRY_AFTER_S = 5
+
+/** Thrown where a session cannot be read or saved: a 503 on every surface (server/framework/failures.ts). */
+export class SessionsUnavailableError extends RefusalError {
+  constructor(cause: unknown) {
+    super({ status: 503, code: ErrorCode.SESSIONS_UNAVAILABLE, message: 'Sessions are unavailable for a moment; try again shortly.' })
+    this.name = 'SessionsUnavailableError'
+    this.cause = cause
+  }
+}
+
+/**
+ * Sessions in this process's memory, for one instance (development): they end with it.
+ * Expired records go when next read and in a sweep every thousand writes; past
+ * `maxSessions`, the least recently written go first.
+ */
+export function memoryStore(clock: () => number, maxSessions = 100_000): SessionStore {
+  const records = new Map<string, { value: string; expiresAt: number }>()
+  let writes = 0
+  const live = (key: string) => {
+    const record = records.get(key)
+    if (record && record.expiresAt <= clock()) records.delete(key)
+    else return record
+    return undefined
+  }
+  const sweep = () => {
+    const now = clock()
+    for (const [key, record] of records) if (record.expiresAt <= now) records.delete(key)
+  }
+  return {
+    read: async (key) => {
+      const record = live(key)
+      return record && { value: record.value, ttlMs: record.expiresAt - clock() }
+    },
+    save: async (key, value, ttlMs, { existing, replacing }) => {
+      if (replacing !== undefined) records.delete(replacing)
+      if ((live(key) !== undefined) !== existing) return false
+      records.delete(key) // set again below, last: the map's order is the order of writes
+      records.set(key, { value, expiresAt: clock() + ttlMs })
+      if (++writes % 1000 === 0) sweep()
+      for (const oldest of records.keys()) {
+        if (records.size <= maxSessions) break
+        records.delete(oldest)
+      }
+      return true
+    },
+    touch: async (key, ttlMs) => {
+      const record = live(key)
+      if (record) record.expiresAt = clock() + ttlMs
+      return record !== undefined
+    },
+    remove: async (key) => void records.delete(key),
+    close: async () => records.clear(),
+  }
+}
+
+/** How long a Redis command may take before the request is answered 503. */
+const REDIS_COMMAND_TIMEOUT_MS = 500
+const REDIS_CONNECT_TIMEOUT_MS = 1_000
+
+export const REDIS_DOWN_WARNING = 'Redis is unreachable: requests that carry or start a session answer 503 until it answers again'
+export const REDIS_BACK_INFO = 'Redis answers again: sessions work'
+
+/**
+ * Sessions in Redis at `url`, shared by every instance. Connects before it resolves,
+ * or gives up after a second: Redis down at start is the same as Redis down later.
+ */
+export async function redisStore(url: string, log: FastifyBaseLogger, warnIntervalMs = DEFAULT_WARN_INTERVAL_MS): Promise<SessionStore> {
+  const warn = throttledWarning(log, REDIS_DOWN_WARNING, warnIntervalMs)
+  let failing = false
+  const failed = (error: unknown) => {
+    failing = true
+    warn(error)
+  }
+  const answered = () => {
+    if (failing) log.info(REDIS_BACK_INFO)
+    failing = false
+  }
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
+    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+    // While disconnected, a command fails at once instead of waiting in a queue.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    // Reconnects for ever, at most every 2 s.
+    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+  })
+  redis.on('error', failed)
+  redis.on('ready', answered)
+  await redis.connect().catch(failed)
+  /** A command's result; its failure the 503 every surface answers. */
+  const call = async <T>(command: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await command()
+      answered()
+      return result
+    } catch (error) {
+      failed(error)
+      throw new SessionsUnavailableError(error)
+    }
+  }
+  /** A transaction's replies, or its first error thrown. */
+  const replies = (results: Array<[Error | null, unknown]> | null): unknown[] => {
+    if (!results) throw new Error('the transaction was aborted')
+    return results.map(([error, reply]) => {
+      if (error) throw error
+      return reply
+    })
+  }
+  return {
+    read: (key) =>
+      call(async () => {
+        const [value, ttlMs] = replies(await redis.multi().get(key).pttl(key).exec()) as [string | null, number]
+        return value === null ? undefined : { value, ttlMs }
+      }),
+    save: (key, value, ttlMs, { existing, replacing }) =>
+      call(async () => {
+        const ttl = Math.max(1, Math.ceil(ttlMs))
+        if (replacing === undefined) {
+          const reply = existing ? await redis.set(key, value, 'PX', ttl, 'XX') : await redis.set(key, value, 'PX', ttl, 'NX')
+          return reply === 'OK'
+        }
+        // One step: the new record is there exactly when the old one is gone.
+        const transaction = redis.multi().del(replacing)
+        if (existing) transaction.set(key, value, 'PX', ttl, 'XX')
+        else transaction.set(key, value, 'PX', ttl, 'NX')
+        return replies(await transaction.exec())[1] === 'OK'
+      }),
+    touch: (key, ttlMs) => call(async () => (await redis.pexpire(key, Math.max(1, Math.ceil(ttlMs)))) === 1),
+    remove: (key) => call(async () => void (await redis.del(key))),
+    close: async () => redis.disconnect(),
+  }
+}
