@@ -56,6 +56,9 @@ export interface TestAppOptions {
   readonly tunnelTimeoutMs?: number
   readonly errorReporter?: ErrorReporter
   readonly rateLimitWarnIntervalMs?: number
+  readonly sessionWarnIntervalMs?: number
+  /** The time sessions are measured by: a test moves it to see them end, without waiting. */
+  readonly sessionClock?: () => number
 }
 
 /**
@@ -86,6 +89,8 @@ async function startTestApp(t: Test, which: BuiltApp, forBrowser: boolean, optio
     ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
     ...(options.errorReporter ? { errorReporter: options.errorReporter } : {}),
     ...(options.rateLimitWarnIntervalMs ? { rateLimitWarnIntervalMs: options.rateLimitWarnIntervalMs } : {}),
+    ...(options.sessionWarnIntervalMs ? { sessionWarnIntervalMs: options.sessionWarnIntervalMs } : {}),
+    ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}),
   })
   t.teardown(() => app.close())
   await app.ready()
