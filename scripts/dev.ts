@@ -11,10 +11,15 @@
  * with the error's page (scripts/dev-failure-server.ts), which reloads itself once the
  * server is back. A port already in use stops `npm run dev` at once, with the port
  * named: no edit would free it. Ctrl-C or SIGTERM stops both.
+ *
+ * With SESSION_SECRET unset, the server is given a secret made once and kept in
+ * .cache/dev-session-secret (gitignored, readable by its owner alone), so that a restart
+ * does not end every session: saving a server file does not sign you out.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
-import { readdirSync, statSync, watch, type FSWatcher } from 'node:fs'
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { EXIT_PORT_IN_USE, loadConfigOrExit, portInUseMessage } from '../server/framework/process.js'
@@ -36,7 +41,7 @@ function start(): void {
   const child = spawn(process.execPath, ['--import', 'tsx', '--import', reporter, path.join(root, 'scripts/dev-server.ts')], {
     cwd: root,
     stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, NODE_ENV: 'development' },
+    env: { ...process.env, NODE_ENV: 'development', ...(sessionSecret ? { SESSION_SECRET: sessionSecret } : {}) },
   })
   server = child
   let wasReady = false
@@ -155,9 +160,36 @@ function watchFolder(folder: string): void {
   }
 }
 
+/** Where the development session secret is kept between runs. */
+const SESSION_SECRET_FILE = '.cache/dev-session-secret'
+
+/** The secret in SESSION_SECRET_FILE, made (once, readable by its owner alone) when there is none yet. */
+function developmentSessionSecret(): string | undefined {
+  const file = path.join(root, SESSION_SECRET_FILE)
+  try {
+    const kept = readFileSync(file, 'utf8').trim()
+    if (kept.length >= 32) return kept
+  } catch {
+    // None yet.
+  }
+  try {
+    mkdirSync(path.dirname(file), { recursive: true })
+    const secret = randomBytes(32).toString('base64url')
+    writeFileSync(file, `${secret}\n`, { mode: 0o600 })
+    chmodSync(file, 0o600) // a file that was there (too short to be one) keeps its mode otherwise
+    return secret
+  } catch (error) {
+    console.error(`[dev] no session secret could be kept in ${SESSION_SECRET_FILE} (${String(error)}): a restart ends every session`)
+    return undefined
+  }
+}
+
 // A bad variable stops here, before anything is started; the port too, before Vite
 // spends seconds starting for a server that could not listen.
-const { host, port } = loadConfigOrExit()
+const { host, port, sessions } = loadConfigOrExit()
+// Only the sealed cookie needs it: sessions kept in memory end with the process anyway.
+const sessionSecret = !process.env.SESSION_SECRET && sessions.store.kind === 'cookie' ? developmentSessionSecret() : undefined
+if (sessionSecret) console.log(`[dev] sessions are sealed with the secret kept in ${SESSION_SECRET_FILE}: a restart keeps you signed in`)
 if (!(await portIsFree(host, port))) {
   console.error(`[dev] ${portInUseMessage(host, port)}`)
   process.exit(1)
