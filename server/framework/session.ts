@@ -290,7 +290,7 @@ function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: 
     changed = true
   }
   /** A cookie that names no live session (ended, expired, from another mode) is expired: no read for it again. */
-  const stale = () => cookie !== undefined && found === undefined
+  const stale = () => read && cookie !== undefined && found === undefined
   const control: SessionControl = {
     get: (key) => (key === FLASH_KEY ? undefined : open().data[key]),
     set: (key, value) => {

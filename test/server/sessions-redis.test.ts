@@ -14,6 +14,7 @@ import { REDIS_BACK_INFO, REDIS_DOWN_WARNING } from '../../server/framework/sess
 import { createTestApp, type LogLine } from '../helpers/app.js'
 import { sessionCookie, sessionSetCookie } from '../helpers/cookies.js'
 import { startRedis, type TestRedis } from '../helpers/redis.js'
+import { freePort } from '../helpers/ports.js'
 import { waitUntil } from '../helpers/wait.js'
 
 type Test = Parameters<typeof createTestApp>[0]
@@ -196,6 +197,20 @@ t.test('a Redis that hangs: a session read gives up within a second, with 503', 
   t.ok(page.ms < 1_500, `answered in ${Math.round(page.ms)} ms`)
   t.equal(warnings(logs).length, 1)
   t.equal((await app.inject({ url: '/static-page' })).statusCode, 200, 'a static page answers as ever')
+})
+
+t.test('an instance starts while Redis is down, and uses it once it answers', async (t) => {
+  const port = await freePort()
+  const down = { url: `redis://127.0.0.1:${port}`, port } as TestRedis
+  const started = await timed(() => redisApp(t, down))
+  const { app, logs } = started.answer
+  t.ok(started.ms < ANSWER_WITHIN_MS, `started in ${Math.round(started.ms)} ms`)
+  t.equal(warnings(logs).length, 1, 'with one warning')
+  t.equal((await post(app, 'signIn', 'name=Ann')).statusCode, 503, 'no session can be started')
+  await startRedis(t, port)
+  await waitUntil(() => logs.some((line) => line.msg === REDIS_BACK_INFO), 'the app says Redis answers')
+  const cookie = sessionCookie(await post(app, 'signIn', 'name=Ann'))
+  t.match((await view(app, cookie)).body, 'Signed in as Ann')
 })
 
 t.test('a page view without a session cookie sends Redis nothing', async (t) => {
