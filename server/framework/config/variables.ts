@@ -123,7 +123,7 @@ export const VARIABLES = [
     name: 'REDIS_URL',
     meaning:
       '`redis://host:6379` or `rediss://...`: the rate-limit counts are kept there, one budget shared by every instance; ' +
-      'unset, each instance counts in its own memory. Redis unreachable: requests pass, with one warning a minute ' +
+      'unset, each instance counts in its own memory. Redis unreachable: the limits let requests pass, with one warning a minute ' +
       '(see [`docs/deploy.md`](docs/deploy.md#limits-shared-by-all-instances)). With `SESSION_STORE=redis`, sessions are kept there too',
     default: none<string | undefined>(undefined),
     parse: parse.parseRedisUrl,
