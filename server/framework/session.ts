@@ -170,16 +170,20 @@ function remainingMs(createdAt: number, now: number, lifetimes: SessionLifetimes
 /** The session a cookie sealed: the whole session is in it. */
 function sealedSession(request: FastifyRequest, codec: SessionCodec, lifetimes: SessionLifetimes, clock: () => number): RequestSession {
   let held: Held | undefined
-  /** When the session read from the cookie was last used; undefined for none (or a new one). */
+  /** When the session read from the cookie (or last sealed in this answer) was last used; undefined for none. */
   let usedAt: number | undefined
   let rotated = false
+  /** Changed in this request (what `changed` says); `dirty`: since the cookie was last set on the answer. */
   let changed = false
+  let dirty = false
   /** The session as last sealed, while nothing has changed it since: the cookie's value. */
   let sealed: string | undefined
-  const cookie = request.cookies[SESSION_COOKIE]
+  /** Whether the browser holds a session cookie, as far as this answer says. */
+  let browserHasCookie = Boolean(request.cookies[SESSION_COOKIE])
   const open = (): Held => {
     if (held) return held
     const now = clock()
+    const cookie = request.cookies[SESSION_COOKIE]
     const opened = cookie ? codec.decode(cookie, request.log) : null
     const session = opened?.session
     // Too old, or unused for too long: no session (a copied cookie, a forgotten tab).
@@ -193,6 +197,10 @@ function sealedSession(request: FastifyRequest, codec: SessionCodec, lifetimes: 
     return held
   }
   const seal = (session: Held) => codec.encode({ data: session.data, createdAt: session.createdAt, usedAt: clock() })
+  const change = () => {
+    changed = true
+    dirty = true
+  }
   /**
    * Sets `key`, or fails where it was set (the action's own error, with its digest)
    * when the sealed session would be a cookie no browser keeps; the value is not kept.
@@ -205,7 +213,7 @@ function sealedSession(request: FastifyRequest, codec: SessionCodec, lifetimes: 
     const bytes = SESSION_COOKIE.length + 1 + encodeURIComponent(candidate).length
     if (bytes <= MAX_COOKIE_BYTES) {
       sealed = candidate
-      changed = true
+      change()
       return
     }
     opened.data[key] = before // as it was: what was sealed before still stands for it
@@ -217,6 +225,7 @@ function sealedSession(request: FastifyRequest, codec: SessionCodec, lifetimes: 
   /** Sealed again though nothing changed: opened with a previous key, or used after a while. */
   const dueForSealing = () =>
     held !== undefined && usedAt !== undefined && (rotated || clock() - usedAt >= refreshAfterMs(lifetimes)) && !isEmpty(held.data)
+  let resealed = false
   const control: SessionControl = {
     get: (key) => (key === FLASH_KEY ? undefined : open().data[key]),
     set: (key, value) => {
@@ -228,13 +237,13 @@ function sealedSession(request: FastifyRequest, codec: SessionCodec, lifetimes: 
       held = { data: {}, createdAt: clock() }
       usedAt = undefined
       sealed = undefined
-      changed = true
+      change()
     },
     // A sealed cookie has no identity to change: sealing it again (a new nonce) is all this mode can do.
     regenerate: () => {
       open().createdAt = clock()
       sealed = undefined
-      changed = true
+      change()
     },
     flash: (message) => setChecked(FLASH_KEY, message),
     takeFlash: () => {
@@ -242,27 +251,37 @@ function sealedSession(request: FastifyRequest, codec: SessionCodec, lifetimes: 
       if (message === undefined) return undefined
       delete held!.data[FLASH_KEY]
       sealed = undefined
-      changed = true
+      change()
       return typeof message === 'string' ? message : undefined
     },
   }
   return {
     control,
     get changed() {
-      return changed || dueForSealing()
+      return changed || resealed || dueForSealing()
     },
     ready: () => Promise.resolve(),
+    // Again on the same answer (an action's, then its page's; a handler's, then onSend's): only what changed since.
     async applyTo(reply) {
       // A HEAD (a link checker, a preview bot) sees the page but takes nothing from the
       // session: the flash it read is still there for the GET that shows it.
-      if (!held || request.method === 'HEAD' || !(changed || dueForSealing())) return
+      if (!held || request.method === 'HEAD') return
+      if (!dirty && !dueForSealing()) return
+      resealed ||= !dirty
+      dirty = false
       // Nothing in it: no session, and no cookie.
       if (isEmpty(held.data)) {
-        if (cookie) expireCookie(request, reply)
+        if (browserHasCookie) expireCookie(request, reply)
+        browserHasCookie = false
+        usedAt = undefined
         return
       }
-      const maxAge = Math.ceil(remainingMs(held.createdAt, clock(), lifetimes) / 1000)
+      const now = clock()
+      const maxAge = Math.ceil(remainingMs(held.createdAt, now, lifetimes) / 1000)
       reply.setCookie(SESSION_COOKIE, sealed ?? seal(held), { ...cookieOptions(request), maxAge })
+      browserHasCookie = true
+      usedAt = now
+      rotated = false
     },
   }
 }
@@ -272,56 +291,111 @@ function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: 
   const cookie = request.cookies[SESSION_COOKIE] || undefined
   let reading: Promise<void> | undefined
   let read = false
-  /** The id of the live session the cookie named, and what was read of it. */
+  /** The live session: its id and what is stored of it (as read, or as this request saved it). */
   let found: { readonly id: string; readonly record: StoredSession; readonly ttlMs: number } | undefined
   let held: Held | undefined
+  /** Changed in this request (what `changed` says); `dirty`: since it was last saved. */
   let changed = false
+  let dirty = false
   /** end() or regenerate(): what is kept from now on goes under a new id. */
   let newId = false
+  /** The id the browser holds, as far as this answer says. */
+  let browserId = cookie
+  /** A save failed: the answer going out is its 503, and nothing is tried again for it. */
+  let failed = false
   const open = (): Held => {
     if (!read) throw new Error('The session has not been read: openResponse(request) reads it before loaders and actions run')
     held ??= found ? { data: { ...found.record.data }, createdAt: found.record.createdAt } : { data: {}, createdAt: clock() }
     return held
   }
-  const change = (key: string, value: unknown) => {
+  const change = () => {
+    changed = true
+    dirty = true
+  }
+  const setValue = (key: string, value: unknown) => {
     // What the store cannot keep fails here, in the action, not once the answer is on its way.
     if (value !== undefined) JSON.stringify(value)
     open().data[key] = value
-    changed = true
+    change()
   }
-  /** A cookie that names no live session (ended, expired, from another mode) is expired: no read for it again. */
-  const stale = () => read && cookie !== undefined && found === undefined
+  /** A cookie that names no live session (ended, expired, from another mode): expired, so it is not read again. */
+  const stale = () => read && cookie !== undefined && browserId === cookie && found === undefined
+  const dropCookie = (reply: FastifyReply) => {
+    if (browserId !== undefined) expireCookie(request, reply)
+    browserId = undefined
+  }
   const control: SessionControl = {
     get: (key) => (key === FLASH_KEY ? undefined : open().data[key]),
     set: (key, value) => {
       checkKey(key)
-      change(key, value)
+      setValue(key, value)
     },
     end: () => {
       open()
       held = { data: {}, createdAt: clock() }
       newId = true
-      changed = true
+      change()
     },
     regenerate: () => {
       open().createdAt = clock()
       newId = true
-      changed = true
+      change()
     },
-    flash: (message) => change(FLASH_KEY, message),
+    flash: (message) => setValue(FLASH_KEY, message),
     takeFlash: () => {
       const message = open().data[FLASH_KEY]
       if (message === undefined) return undefined
       // Taken on the server: an older copy of the cookie cannot bring it back.
       delete held!.data[FLASH_KEY]
-      changed = true
+      change()
       return typeof message === 'string' ? message : undefined
     },
+  }
+  /** Saves what changed since the last save, and says so to the browser where its cookie changes. */
+  const save = async (reply: FastifyReply) => {
+    const now = clock()
+    const key = found && sessionKey(found.id)
+    if (!dirty) {
+      if (stale()) dropCookie(reply)
+      // Used: its idle timeout starts again, though not on every read (one write a minute at most).
+      else if (found && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)) {
+        const ttlMs = remainingMs(found.record.createdAt, now, lifetimes)
+        await store.touch(key!, ttlMs)
+        found = { ...found, ttlMs }
+      }
+      return
+    }
+    const session = open()
+    if (isEmpty(session.data)) {
+      // Nothing in it: no session, on the server nor in the browser.
+      if (key) await store.remove(key)
+      found = undefined
+      dropCookie(reply)
+    } else {
+      const record: StoredSession = { createdAt: session.createdAt, savedAt: now, data: session.data }
+      const value = JSON.stringify(record)
+      const ttlMs = remainingMs(session.createdAt, now, lifetimes)
+      if (key && !newId) {
+        // Only while it is still there: a session ended meanwhile (signed out elsewhere) stays ended.
+        const kept = await store.save(key, value, ttlMs, { existing: true })
+        found = kept ? { id: found!.id, record, ttlMs } : undefined
+        if (!kept) dropCookie(reply)
+      } else {
+        const id = newSessionId()
+        await store.save(sessionKey(id), value, ttlMs, { existing: false, ...(key ? { replacing: key } : {}) })
+        found = { id, record, ttlMs }
+        browserId = id
+        const maxAge = Math.ceil((session.createdAt + lifetimes.absoluteMs - now) / 1000)
+        reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(request), maxAge })
+      }
+    }
+    dirty = false
+    newId = false
   }
   return {
     control,
     get changed() {
-      return changed || stale()
+      return changed || (cookie !== undefined && read && found === undefined)
     },
     ready() {
       reading ??= (async () => {
@@ -336,35 +410,15 @@ function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: 
       })()
       return reading
     },
+    // Again on the same answer (an action's, then its page's; a handler's, then onSend's): only what changed since.
     async applyTo(reply) {
-      if (!read || request.method === 'HEAD') return
-      const now = clock()
-      const key = found && sessionKey(found.id)
-      if (!changed) {
-        if (stale()) expireCookie(request, reply)
-        // Used: its idle timeout starts again, though not on every read (one write a minute at most).
-        else if (found && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)) {
-          await store.touch(key!, remainingMs(found.record.createdAt, now, lifetimes))
-        }
-        return
+      if (!read || failed || request.method === 'HEAD') return
+      try {
+        await save(reply)
+      } catch (error) {
+        failed = true
+        throw error
       }
-      const session = open()
-      if (isEmpty(session.data)) {
-        // Nothing in it: no session, on the server nor in the browser.
-        if (key) await store.remove(key)
-        if (cookie) expireCookie(request, reply)
-        return
-      }
-      const value = JSON.stringify({ createdAt: session.createdAt, savedAt: now, data: session.data } satisfies StoredSession)
-      const ttlMs = remainingMs(session.createdAt, now, lifetimes)
-      if (key && !newId) {
-        // Only while it is still there: a session ended meanwhile (signed out elsewhere) stays ended.
-        if (!(await store.save(key, value, ttlMs, { existing: true }))) expireCookie(request, reply)
-        return
-      }
-      const id = newSessionId()
-      await store.save(sessionKey(id), value, ttlMs, { existing: false, ...(key ? { replacing: key } : {}) })
-      reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(request), maxAge: Math.ceil((session.createdAt + lifetimes.absoluteMs - now) / 1000) })
     },
   }
 }

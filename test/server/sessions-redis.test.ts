@@ -9,7 +9,7 @@ import t from 'tap'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { Redis } from 'ioredis'
 import type { AppConfig } from '../../server/framework/config.js'
-import { openResponse } from '../../server/framework/response-control.js'
+import { openResponse, sessionOf } from '../../server/framework/response-control.js'
 import { REDIS_BACK_INFO, REDIS_DOWN_WARNING } from '../../server/framework/session-stores.js'
 import { createTestApp, type LogLine } from '../helpers/app.js'
 import { sessionCookie, sessionSetCookie } from '../helpers/cookies.js'
@@ -211,6 +211,33 @@ t.test('an instance starts while Redis is down, and uses it once it answers', as
   await waitUntil(() => logs.some((line) => line.msg === REDIS_BACK_INFO), 'the app says Redis answers')
   const cookie = sessionCookie(await post(app, 'signIn', 'name=Ann'))
   t.match((await view(app, cookie)).body, 'Signed in as Ann')
+})
+
+t.test('a session that cannot be saved as the answer goes out: the answer is the 503, once', async (t) => {
+  const redis = await startRedis(t)
+  // An /api route that leaves the saving to the onSend hook, and Redis going away while it runs.
+  const stopsRedis: FastifyPluginAsync = async (fastify) => {
+    fastify.post('/test/remember', async (request) => {
+      const session = await sessionOf(request)
+      await redis.stop()
+      session.set('remembered', true)
+      return { remembered: true }
+    })
+  }
+  const config: Partial<AppConfig> = {
+    sessions: { store: { kind: 'redis', url: redis.url }, idleTimeoutS: 3600, absoluteTimeoutS: 7200 },
+  }
+  const { app, logs } = await createTestApp(t, 'fixture', { config, apiRoutes: [stopsRedis] })
+  const cookie = sessionCookie(await post(app, 'signIn', 'name=Ann'))
+  const answer = await app.inject({ method: 'POST', url: '/api/test/remember', headers: { cookie } })
+  t.equal(answer.statusCode, 503)
+  t.equal(answer.headers['retry-after'], '5')
+  t.match(answer.json(), { error: { code: 'APP_ERR_SESSIONS_UNAVAILABLE', message: UNAVAILABLE } })
+  t.notOk(sessionSetCookie(answer), 'no cookie')
+  t.notOk(
+    logs.some((line) => line.level >= 50),
+    'no error line',
+  )
 })
 
 t.test('a page view without a session cookie sends Redis nothing', async (t) => {
