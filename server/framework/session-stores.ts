@@ -1,6 +1,6 @@
 /**
  * Where sessions are kept when the cookie carries only an id (SESSION_STORE `memory` or
- * `redis`; docs/decisions/029-session-stores.md). A record is JSON (`StoredSession`)
+ * `redis`; docs/decisions/031-session-stores.md). A record is JSON (`StoredSession`)
  * under `app-session:` and the SHA-256 of the id, so a dump of the store holds no
  * cookie anyone could send; it expires on its own (the idle timeout, and never after the
  * absolute one).

@@ -1,5 +1,5 @@
 /**
- * Sessions (docs/guide/sessions.md, docs/decisions/029-session-stores.md), kept where
+ * Sessions (docs/guide/sessions.md, docs/decisions/031-session-stores.md), kept where
  * SESSION_STORE says:
  *
  * - `cookie` (the default): the whole session in an encrypted cookie

@@ -79,7 +79,7 @@ export interface RateLimitConfig {
   readonly redisUrl: string | undefined
 }
 
-/** Sessions (server/framework/session.ts, docs/decisions/030-session-stores.md). */
+/** Sessions (server/framework/session.ts, docs/decisions/031-session-stores.md). */
 export interface SessionConfig {
   /**
    * SESSION_STORE: `cookie`, the whole session sealed in the cookie; `memory`, kept in
