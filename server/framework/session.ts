@@ -303,7 +303,13 @@ function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: 
   let browserId = cookie
   /** A save failed: the answer going out is its 503, and nothing is tried again for it. */
   let failed = false
+  /**
+   * The store did not answer the read: thrown where the session is first used (a 503),
+   * so a page that does not use it is still served.
+   */
+  let unavailable: SessionsUnavailableError | undefined
   const open = (): Held => {
+    if (unavailable) throw unavailable
     if (!read) throw new Error('The session has not been read: openResponse(request) reads it before loaders and actions run')
     held ??= found ? { data: { ...found.record.data }, createdAt: found.record.createdAt } : { data: {}, createdAt: clock() }
     return held
@@ -401,10 +407,16 @@ function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: 
       reading ??= (async () => {
         // No cookie, no session: nothing to read (most requests, every public page's).
         if (cookie !== undefined && isSessionId(cookie)) {
-          const stored = await store.read(sessionKey(cookie))
-          const record = stored && parseStoredSession(stored.value)
-          const now = clock()
-          if (record && stored && now - record.createdAt < lifetimes.absoluteMs) found = { id: cookie, record, ttlMs: stored.ttlMs }
+          try {
+            const stored = await store.read(sessionKey(cookie))
+            const record = stored && parseStoredSession(stored.value)
+            const now = clock()
+            if (record && stored && now - record.createdAt < lifetimes.absoluteMs) found = { id: cookie, record, ttlMs: stored.ttlMs }
+          } catch (error) {
+            if (!(error instanceof SessionsUnavailableError)) throw error
+            unavailable = error
+            markUnavailable(request)
+          }
         }
         read = true
       })()
@@ -412,7 +424,8 @@ function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: 
     },
     // Again on the same answer (an action's, then its page's; a handler's, then onSend's): only what changed since.
     async applyTo(reply) {
-      if (!read || failed || request.method === 'HEAD') return
+      // Unread, unreadable (whoever used it got the 503), or a HEAD: nothing to save.
+      if (!read || failed || unavailable || request.method === 'HEAD') return
       try {
         await save(reply)
       } catch (error) {
@@ -421,6 +434,13 @@ function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: 
       }
     },
   }
+}
+
+/** Requests whose session the store could not read. */
+const unreadable = new WeakSet<FastifyRequest>()
+
+function markUnavailable(request: FastifyRequest): void {
+  unreadable.add(request)
 }
 
 export interface SessionsOptions {
@@ -448,9 +468,13 @@ export function registerSessions(app: FastifyInstance, options: SessionsOptions)
     throw new Error('sessions are not ready')
   }
   app.decorate('sessions', { open: (request: FastifyRequest) => open(request) } satisfies Sessions)
-  // The answer to a session that cannot be read or saved says when to try again, whichever surface answers it.
+  // The answer to a session that cannot be read or saved says when to try again, whichever surface answers it
+  // (a loader's or a guard's 503 is an answer, not an error Fastify sees: marked when the read failed).
   app.addHook('onError', async (_request, reply, error) => {
     if (error instanceof SessionsUnavailableError) reply.header('retry-after', String(SESSIONS_RETRY_AFTER_S))
+  })
+  app.addHook('onSend', async (request, reply) => {
+    if (reply.statusCode === 503 && unreadable.has(request)) reply.header('retry-after', String(SESSIONS_RETRY_AFTER_S))
   })
   const { store } = config
   if (store.kind === 'cookie') {

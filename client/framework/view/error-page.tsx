@@ -4,15 +4,15 @@ import type { ErrorPayload } from '../../../shared/framework/page-payload.js'
 import { showDevError } from './dev-overlay.js'
 
 /**
- * A loader's failure. From 500 up: the fixed text and the digest that finds the log
- * line, never the message. Below 500 (an `HttpError` meant for the user): its status
- * and message.
+ * A loader's failure. A fault (from 500 up, with the digest that finds the log line):
+ * the fixed text and the digest, never the message. A refusal (below 500, or the
+ * framework's own 503 when sessions are unavailable: no digest): its status and message.
  */
 export function ErrorPage({ error }: { error: ErrorPayload }) {
   useEffect(() => {
     if (error.devError) showDevError(error.devError)
   }, [error])
-  if (error.status >= 500) {
+  if (error.status >= 500 && (error.digest !== undefined || error.message === undefined)) {
     return (
       <section className="status-page">
         <h1>{SERVER_ERROR_TEXT}</h1>

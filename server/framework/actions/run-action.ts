@@ -9,6 +9,7 @@ import { ErrorCode, isHttpError, isNotFound, isRedirect } from '../../../shared/
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import { faultOf } from '../failures.js'
+import { RefusalError } from '../http-errors.js'
 import type { AppView } from '../render/app-view.js'
 import { openResponse } from '../response-control.js'
 import type { ReceivedForm } from '../uploads/receive-multipart.js'
@@ -105,6 +106,8 @@ export async function answerThrown(answers: ActionAnswers, request: FastifyReque
   if (isHttpError(error) && error.status < 500) {
     return answers.sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
   }
+  // The framework's own refusals at any status (sessions whose store does not answer: 503).
+  if (error instanceof RefusalError) return answers.sendProblem(request, reply, error.statusCode, error.refusal.code, error.message)
   const { what, ...source } = at
   const { digest } = faultOf(request, error, what, source)
   return answers.sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })

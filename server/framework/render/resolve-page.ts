@@ -9,7 +9,7 @@ import type { DevError, ErrorPayload, LayoutData, PagePayload, ScreenPayload } f
 import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
-import { sameSiteLocation } from '../http-errors.js'
+import { RefusalError, sameSiteLocation } from '../http-errors.js'
 import { runGuards, type GuardOutcome } from '../guards.js'
 import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
@@ -239,6 +239,11 @@ function errorPayload(error: unknown, context: ResolveContext, request: FastifyR
   if (isHttpError(error) && error.status < 500) {
     request.log.info({ ...source, status: error.status, err: error }, `${thrower} refused the request`)
     return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
+  }
+  // The framework's own refusals at any status (sessions whose store does not answer: 503), in their words.
+  if (error instanceof RefusalError) {
+    request.log.warn({ ...source, status: error.statusCode, code: error.refusal.code }, `${thrower} refused the request`)
+    return { kind: 'error', status: error.statusCode, buildId, message: error.message }
   }
   const status = isHttpError(error) ? error.status : 500
   const { digest } = faultOf(request, error, `${thrower} failed`, source)
