@@ -1,0 +1,65 @@
+/**
+ * Saving a stored session at the end of a request: only what changed since the last
+ * save (or its TTL set again, when it is due), and its cookie set or expired where the
+ * browser's copy changes.
+ */
+import type { FastifyReply } from 'fastify'
+import { newSessionId, sessionKey, type StoredSession } from '../session-stores.js'
+import { cookieOptions, SESSION_COOKIE } from './cookie.js'
+import { refreshAfterMs, remainingMs } from './lifetimes.js'
+import { dropCookie, open, stale, type StoredState } from './stored-state.js'
+import { isEmpty, type Held } from './types.js'
+
+/** Unchanged: a stale cookie expired, or the session's TTL set again when it is due. */
+async function refresh(state: StoredState, reply: FastifyReply, now: number, key: string | undefined): Promise<void> {
+  const { found, lifetimes } = state
+  if (stale(state)) dropCookie(state, reply)
+  // Used: its idle timeout starts again, though not on every read (one write a minute at most).
+  else if (found && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)) {
+    const ttlMs = remainingMs(found.record.createdAt, now, lifetimes)
+    await state.store.touch(key!, ttlMs)
+    state.found = { ...found, ttlMs }
+  }
+}
+
+/** Keeps a session with something in it: under its id while it has one, else under a new id given to the browser. */
+async function keep(state: StoredState, reply: FastifyReply, session: Held, now: number, key: string | undefined): Promise<void> {
+  const { store, lifetimes } = state
+  const record: StoredSession = { createdAt: session.createdAt, savedAt: now, data: session.data }
+  const value = JSON.stringify(record)
+  const ttlMs = remainingMs(session.createdAt, now, lifetimes)
+  if (key && !state.newId) {
+    // Only while it is still there: a session ended meanwhile (signed out elsewhere) stays ended.
+    const kept = await store.save(key, value, ttlMs, { existing: true })
+    state.found = kept ? { id: state.found!.id, record, ttlMs } : undefined
+    if (!kept) dropCookie(state, reply)
+  } else {
+    const id = newSessionId()
+    await store.save(sessionKey(id), value, ttlMs, { existing: false, ...(key ? { replacing: key } : {}) })
+    state.found = { id, record, ttlMs }
+    state.browserId = id
+    const maxAge = Math.ceil((session.createdAt + lifetimes.absoluteMs - now) / 1000)
+    reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(state.request), maxAge })
+  }
+}
+
+/** Saves what changed since the last save, and says so to the browser where its cookie changes. */
+export async function save(state: StoredState, reply: FastifyReply): Promise<void> {
+  const now = state.clock()
+  const key = state.found && sessionKey(state.found.id)
+  if (!state.dirty) {
+    await refresh(state, reply, now, key)
+    return
+  }
+  const session = open(state)
+  if (isEmpty(session.data)) {
+    // Nothing in it: no session, on the server nor in the browser.
+    if (key) await state.store.remove(key)
+    state.found = undefined
+    dropCookie(state, reply)
+  } else {
+    await keep(state, reply, session, now, key)
+  }
+  state.dirty = false
+  state.newId = false
+}

@@ -1,0 +1,124 @@
+/**
+ * The stored session (SESSION_STORE=memory or redis, ../session-stores.ts): the cookie
+ * carries a random id only and the data is kept on the server, so `end()` and
+ * `regenerate()` end every copy of the cookie at once and a flash message taken is gone
+ * for good. The store is read only for a request that carries a session cookie, by
+ * `ready()`, and written (./stored-save.ts) only when something changed or its lifetime
+ * is due to be extended.
+ */
+import type {} from '@fastify/cookie'
+import type { FastifyRequest } from 'fastify'
+import { isSessionId, parseStoredSession, sessionKey, SessionsUnavailableError, type SessionStore } from '../session-stores.js'
+import { SESSION_COOKIE } from './cookie.js'
+import type { SessionLifetimes } from './lifetimes.js'
+import { save } from './stored-save.js'
+import { change, open, type StoredState } from './stored-state.js'
+import { checkKey, FLASH_KEY, type RequestSession, type SessionControl } from './types.js'
+
+/** Requests whose session the store could not read. */
+const unreadable = new WeakSet<FastifyRequest>()
+
+/** Whether the store could not read `request`'s session (its 503 then says when to try again). */
+export function sessionUnreadable(request: FastifyRequest): boolean {
+  return unreadable.has(request)
+}
+
+function setValue(state: StoredState, key: string, value: unknown): void {
+  // What the store cannot keep fails here, in the action, not once the answer is on its way.
+  if (value !== undefined) JSON.stringify(value)
+  open(state).data[key] = value
+  change(state)
+}
+
+function storedControl(state: StoredState): SessionControl {
+  return {
+    get: (key) => (key === FLASH_KEY ? undefined : open(state).data[key]),
+    set: (key, value) => {
+      checkKey(key)
+      setValue(state, key, value)
+    },
+    end: () => {
+      open(state)
+      state.held = { data: {}, createdAt: state.clock() }
+      state.newId = true
+      change(state)
+    },
+    regenerate: () => {
+      open(state).createdAt = state.clock()
+      state.newId = true
+      change(state)
+    },
+    flash: (message) => setValue(state, FLASH_KEY, message),
+    takeFlash: () => {
+      const message = open(state).data[FLASH_KEY]
+      if (message === undefined) return undefined
+      // Taken on the server: an older copy of the cookie cannot bring it back.
+      delete state.held!.data[FLASH_KEY]
+      change(state)
+      return typeof message === 'string' ? message : undefined
+    },
+  }
+}
+
+/** Reads the session the request's cookie names, if any; a store that does not answer is kept for the first use. */
+async function readSession(state: StoredState): Promise<void> {
+  const { cookie, lifetimes } = state
+  // No cookie, no session: nothing to read (most requests, every public page's).
+  if (cookie !== undefined && isSessionId(cookie)) {
+    try {
+      const stored = await state.store.read(sessionKey(cookie))
+      const record = stored && parseStoredSession(stored.value)
+      const now = state.clock()
+      if (record && stored && now - record.createdAt < lifetimes.absoluteMs) state.found = { id: cookie, record, ttlMs: stored.ttlMs }
+    } catch (error) {
+      if (!(error instanceof SessionsUnavailableError)) throw error
+      state.unavailable = error
+      unreadable.add(state.request)
+    }
+  }
+  state.read = true
+}
+
+/** A session kept in a store, its cookie carrying its id alone. */
+export function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: SessionLifetimes, clock: () => number): RequestSession {
+  const cookie = request.cookies[SESSION_COOKIE] || undefined
+  const state: StoredState = {
+    request,
+    store,
+    lifetimes,
+    clock,
+    cookie,
+    read: false,
+    found: undefined,
+    held: undefined,
+    changed: false,
+    dirty: false,
+    newId: false,
+    browserId: cookie,
+    unavailable: undefined,
+  }
+  let reading: Promise<void> | undefined
+  /** A save failed: the answer going out is its 503, and nothing is tried again for it. */
+  let failed = false
+  return {
+    control: storedControl(state),
+    get changed() {
+      return state.changed || (cookie !== undefined && state.read && state.found === undefined)
+    },
+    ready() {
+      reading ??= readSession(state)
+      return reading
+    },
+    // Again on the same answer (an action's, then its page's; a handler's, then onSend's): only what changed since.
+    async applyTo(reply) {
+      // Unread, unreadable (whoever used it got the 503), or a HEAD: nothing to save.
+      if (!state.read || failed || state.unavailable || request.method === 'HEAD') return
+      try {
+        await save(state, reply)
+      } catch (error) {
+        failed = true
+        throw error
+      }
+    },
+  }
+}
