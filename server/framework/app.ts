@@ -119,17 +119,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
 
   if (development) app.register(development.plugin)
   app.register(errorsPlugin)
-  // Before the cookie plugin's own onSend: what an /api handler did to the session goes out with its answer.
-  app.addHook('onSend', async (request, reply) => saveCollectedResponse(request, reply))
-  // Request cookies for loaders and actions (server/framework/response-control.ts), and the writer of Set-Cookie.
-  app.register(fastifyCookie)
-  // Sessions (sealed cookies, or kept in memory or Redis), opened only when a request needs one (server/framework/session.ts).
-  registerSessions(app, {
-    config: config.sessions,
-    secrets: config.sessionSecrets,
-    ...(options.sessionClock ? { clock: options.sessionClock } : {}),
-    ...(options.sessionWarnIntervalMs ? { warnIntervalMs: options.sessionWarnIntervalMs } : {}),
-  })
+  registerCookiesAndSessions(app, config, options)
   // Before the routes it counts: form posts and the monitoring tunnel, per client address.
   const { rateLimit } = config
   app.register(rateLimitPlugin, { redisUrl: rateLimit.redisUrl, warnIntervalMs: options.rateLimitWarnIntervalMs })
@@ -169,6 +159,21 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
     rateLimit: routeRateLimit(rateLimit.forms, rateLimit.windowMs),
   })
   return app
+}
+
+/** Cookies, and the sessions kept in them or by their id (server/framework/session.ts). */
+function registerCookiesAndSessions(app: FastifyInstance, config: AppConfig, options: BuildAppOptions): void {
+  // Before the cookie plugin's own onSend: what an /api handler did to the session goes out with its answer.
+  app.addHook('onSend', async (request, reply) => saveCollectedResponse(request, reply))
+  // Request cookies for loaders and actions (server/framework/response-control.ts), and the writer of Set-Cookie.
+  app.register(fastifyCookie)
+  // Sealed cookies, or kept in memory or Redis; opened only when a request needs one.
+  registerSessions(app, {
+    config: config.sessions,
+    secrets: config.sessionSecrets,
+    ...(options.sessionClock ? { clock: options.sessionClock } : {}),
+    ...(options.sessionWarnIntervalMs ? { warnIntervalMs: options.sessionWarnIntervalMs } : {}),
+  })
 }
 
 /** Page delivery (render, cache, stream), as the config and the build set it up. */
