@@ -1,18 +1,20 @@
 /**
  * The demo's accounts: one, from DEMO_ACCOUNT (`email:password`, hashed at start). When
- * it is unset, the demo account `demo@example.com` / `demo-password` exists only while
- * the server listens on a loopback address (a developer's machine): on any other
- * address no fixed credential signs in.
+ * it is unset, the demo account `demo@example.com` / `demo-password` exists only on a
+ * server that nothing but this machine can reach: HOST a loopback address, no proxy
+ * trusted (TRUST_PROXY off) and ALLOWED_HOSTS unset (so a request must name a loopback
+ * host too). Behind a proxy on the same machine, or on any other address, no fixed
+ * credential signs in.
  */
 import type { FastifyRequest } from 'fastify'
 import { isIP } from 'node:net'
-import { hashPasswordSync, verifyPassword, type PasswordHash } from './framework/passwords.js'
+import { hashPasswordSync, verifyPassword, type PasswordHash } from './framework/index.js'
 
 export const DEMO_EMAIL = 'demo@example.com'
 export const DEMO_PASSWORD = 'demo-password'
 
-/** Hashed once, when first needed: the plain password is in the source only for the loopback demo. */
-let demoHash: PasswordHash | undefined
+/** Hashed at start, like a configured password (no request waits for it). */
+const DEMO_HASH: PasswordHash = hashPasswordSync(DEMO_PASSWORD)
 
 /** Compared against when no account has the email, so a wrong email takes as long as a wrong password. */
 const NO_ACCOUNT: PasswordHash = hashPasswordSync('no account has this password')
@@ -23,10 +25,14 @@ function isLoopback(host: string): boolean {
   return host === '::1'
 }
 
-/** The account an email and password sign in as, or undefined (wrong email or wrong password alike). */
+/** True when only this machine reaches the server directly: no proxy in front, no public host name. */
+export function onlyThisMachine(config: Pick<FastifyRequest['server']['config'], 'host' | 'trustProxy' | 'allowedHosts'>): boolean {
+  return isLoopback(config.host) && config.trustProxy === false && config.allowedHosts === undefined
+}
+
 export async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<string | undefined> {
-  const { demoAccount, host } = request.server.config
-  const account = demoAccount ?? (isLoopback(host) ? { email: DEMO_EMAIL, password: (demoHash ??= hashPasswordSync(DEMO_PASSWORD)) } : undefined)
+  const { config } = request.server
+  const account = config.demoAccount ?? (onlyThisMachine(config) ? { email: DEMO_EMAIL, password: DEMO_HASH } : undefined)
   const known = account !== undefined && email.trim().toLowerCase() === account.email
   const matches = await verifyPassword(password, known ? account.password : NO_ACCOUNT)
   return known && matches ? account.email : undefined

@@ -63,6 +63,8 @@ export type GuardOutcome =
     }
   | {
       readonly ok: false
+      /** The value in scope for each layout above the guard that stopped it (their loaders still run). */
+      readonly layouts: ReadonlyMap<string, unknown>
       readonly error: unknown
       /** The layout whose guard stopped the request; undefined when it was the route's. */
       readonly layoutId: string | undefined
@@ -120,14 +122,14 @@ async function decide(
     if (layout.guard) {
       const guard = definition.serverLayouts[layout.id]?.guard as Guard | undefined
       const passed = await pass(guard, context)
-      if (!passed.ok) return { ok: false, error: passed.error, layoutId: layout.id, above: i }
+      if (!passed.ok) return { ok: false, layouts, error: passed.error, layoutId: layout.id, above: i }
       value = passed.value
     }
     layouts.set(layout.id, value)
   }
   if (match?.route.guard) {
     const passed = await pass(definition.serverPages[match.id]?.guard as Guard | undefined, context)
-    if (!passed.ok) return { ok: false, error: passed.error, layoutId: undefined, above: chain.length }
+    if (!passed.ok) return { ok: false, layouts, error: passed.error, layoutId: undefined, above: chain.length }
     value = passed.value
   }
   return { ok: true, layouts, route: value }

@@ -19,6 +19,7 @@ export type {
 export type { RequestSession } from './session.js'
 export type { CookieOptions, ResponseControl } from './response-control.js'
 export { sessionOf } from './response-control.js'
+export { hashPasswordSync, verifyPassword, type PasswordHash } from './passwords.js'
 export { defineGuard, guardValue, redirectToSignIn, type Guard, type GuardContext } from './guards.js'
 export { API_ERROR_SCHEMA, errorBody, NO_STORE } from './http-errors.js'
 export { buildApp, type BuildAppOptions } from './app.js'

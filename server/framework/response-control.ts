@@ -81,6 +81,7 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
   if (existing) return existing
   const effects: Effect[] = []
   let applied = 0
+  let saveFailed = false
   let cookieChanged = false
   const session = request.server.sessions.open(request)
   const secure = isHttps(request)
@@ -130,8 +131,16 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
       return cookieChanged || session.changed
     },
     async applyTo(reply) {
+      // Once a save failed, the answer is its 503: nothing else of the action goes out
+      // with it (a sign-in's other cookies), whoever applies this again (the onSend hook).
+      if (saveFailed) return
       // The session first: when it cannot be saved, the answer is the 503 it throws, without the page's other effects.
-      await session.applyTo(reply)
+      try {
+        await session.applyTo(reply)
+      } catch (error) {
+        saveFailed = true
+        throw error
+      }
       // Once per effect: an action's answer may be the page its loader rendered after it.
       for (; applied < effects.length; applied++) effects[applied]!(reply)
     },

@@ -5,6 +5,7 @@
  */
 import type { Account } from '../../shared/routes.js'
 import { href } from '../../shared/routes.js'
+import { SIGNED_IN_COOKIE, saysSignedIn } from '../../shared/signed-in.js'
 import { defineGuard, redirectToSignIn } from '../framework/index.js'
 
 /** The session key the account is kept under. */
@@ -16,8 +17,10 @@ export function isAccount(value: unknown): value is Account {
   return typeof email === 'string' && typeof signedInAt === 'number'
 }
 
-export const signedIn = defineGuard<Account>(({ session, location }) => {
+export const signedIn = defineGuard<Account>(({ session, location, cookies, response }) => {
   const account = session.get(ACCOUNT_KEY)
-  if (!isAccount(account)) throw redirectToSignIn(href('login'), { location })
-  return account
+  if (isAccount(account)) return account
+  // The session ended (expired, or signed out elsewhere): the header's hint goes with it.
+  if (saysSignedIn(cookies[SIGNED_IN_COOKIE])) response.deleteCookie(SIGNED_IN_COOKIE)
+  throw redirectToSignIn(href('login'), { location })
 })

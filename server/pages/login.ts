@@ -8,9 +8,6 @@ import { ACCOUNT_KEY, isAccount } from '../guards/signed-in.js'
 /** One message whichever of the two was wrong: it does not tell a guesser which emails exist. */
 export const WRONG_CREDENTIALS = 'That email and password do not match an account.'
 
-/** As long as the session: the header's hint goes when the session would. */
-const HINT_MAX_AGE_S = 14 * 24 * 60 * 60
-
 export default defineServerPage(routes.login, {
   loader: ({ searchParams, session }) => {
     const account = session.get(ACCOUNT_KEY)
@@ -30,7 +27,8 @@ export default defineServerPage(routes.login, {
       // A new session identity for the signed-in visitor: one planted before (fixation) is not it.
       session.regenerate()
       session.set(ACCOUNT_KEY, { email: account, signedInAt: Date.now() })
-      response.setCookie(SIGNED_IN_COOKIE, '1', { httpOnly: false, maxAge: HINT_MAX_AGE_S })
+      // As long as the session can last at most; the guard deletes it sooner when it finds no session.
+      response.setCookie(SIGNED_IN_COOKIE, '1', { httpOnly: false, maxAge: request.server.config.sessions.absoluteTimeoutS })
       request.log.info({ event: 'account.signed-in' }, 'signed in')
       return actionSuccess(returnPath(next, href('account')))
     },

@@ -53,12 +53,13 @@ function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
 
 /** The layouts around a route (the router's chain, the root first), checked against the table, the route's mode and actions. */
 function checkRouteChain(id: string, route: AnyRoute, chain: readonly AnyLayout[], layouts: LayoutTable, root: AnyLayout | undefined): void {
+  // With or without a layout table: the first visitor the guard let through would fill the static cache for everyone.
+  if (route.mode === 'static' && route.guard) {
+    throw new Error(`Route "${id}" is static but has a guard: a static page's answer is shared by every visitor`)
+  }
   if (!root) {
     if (route.layout) throw new Error(`Route "${id}" names layout "${route.layout.id}", but the application has no layout table`)
     return
-  }
-  if (route.mode === 'static' && route.guard) {
-    throw new Error(`Route "${id}" is static but has a guard: a static page's answer is shared by every visitor`)
   }
   for (const layout of chain) {
     if (layouts[layout.id] !== layout) throw new Error(`Route "${id}": its layout "${layout.id}" is not in the layout table`)

@@ -10,6 +10,7 @@ import type { AppConfig } from '../../server/framework/config.js'
 import { createTestApp } from '../helpers/app.js'
 import { sessionCookie } from '../helpers/cookies.js'
 import { startRedis } from '../helpers/redis.js'
+import { freePort } from '../helpers/ports.js'
 import { waitUntil } from '../helpers/wait.js'
 import { REDIS_BACK_INFO } from '../../server/framework/session-stores.js'
 
@@ -95,4 +96,16 @@ t.test('redis: two instances share a sign-in, sign-out on one kills the copy on 
   t.equal(back.statusCode, 303)
   t.equal(back.headers.location, '/login?next=%2Faccount')
   t.match((await account(one.app, await signIn(one.app))).body, SIGNED_IN, 'and signing in works again')
+})
+
+t.test('redis unreachable: a sign-in that cannot be kept answers 503 and sets no cookie at all', async (t) => {
+  const { app } = await storeApp(t, { kind: 'redis', url: `redis://127.0.0.1:${await freePort()}` })
+  const res = await app.inject({
+    method: 'POST',
+    url: '/login',
+    payload: '_action=signIn&email=demo%40example.com&password=demo-password&next=%2Faccount',
+    headers: FORM,
+  })
+  t.equal(res.statusCode, 503)
+  t.same(res.headers['set-cookie'], undefined, 'not the session, not the header hint: nothing pretends a sign-in')
 })

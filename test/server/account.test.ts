@@ -10,6 +10,7 @@ import { sessionCookie, setCookies } from '../helpers/cookies.js'
 import { BOUNDARY, multipartBody } from '../helpers/multipart.js'
 import { bootstrapOf } from '../helpers/page-html.js'
 import { parseAccount } from '../../server/framework/config/parsers.js'
+import { parseHostPattern } from '../../server/framework/allowed-hosts.js'
 import { WRONG_CREDENTIALS } from '../../server/pages/login.js'
 
 const ORIGIN = 'http://localhost:80' // what app.inject's requests are addressed to
@@ -111,6 +112,13 @@ t.test('signed in: back where the guard sent the visitor from, the account on bo
   t.match(setCookies(out).join('\n'), /^signed_in=; Max-Age=0/m, 'and the hint')
 })
 
+t.test('a stale hint (the session ended elsewhere) is deleted by the guard that finds no session', async (t) => {
+  const { app } = await createTestApp(t)
+  const res = await app.inject({ url: '/account', headers: { cookie: 'signed_in=1' } })
+  t.equal(res.statusCode, 303)
+  t.match(setCookies(res).join('\n'), /^signed_in=; Max-Age=0/m)
+})
+
 t.test('a return path that would leave the site is replaced', async (t) => {
   const { app } = await createTestApp(t)
   for (const next of ['https://evil.example/', '//evil.example', '/\\evil.example', '/_data/account', 'javascript:alert(1)']) {
@@ -129,6 +137,17 @@ t.test('the accounts come from DEMO_ACCOUNT; the built-in one exists only on a l
   t.equal((await post(configured.app, 'demo@example.com', 'demo-password')).statusCode, 422, 'and the built-in one is gone')
   const exposed = await createTestApp(t, 'production', { config: { host: '0.0.0.0' } })
   t.equal((await post(exposed.app, 'demo@example.com', 'demo-password')).statusCode, 422, 'no fixed credential on another address')
+  // Loopback behind a proxy on the same machine (docs/deploy.md's nginx set-up) is public too.
+  const proxied = await createTestApp(t, 'production', { config: { trustProxy: ['127.0.0.1'] } })
+  t.equal((await post(proxied.app, 'demo@example.com', 'demo-password')).statusCode, 422, 'nor behind a trusted proxy')
+  const named = await createTestApp(t, 'production', { config: { allowedHosts: [parseHostPattern('app.example.com')!] } })
+  const byName = await named.app.inject({
+    method: 'POST',
+    url: '/login',
+    payload: signInBody('demo@example.com', 'demo-password'),
+    headers: { ...FORM, host: 'app.example.com', origin: 'http://app.example.com' },
+  })
+  t.equal(byName.statusCode, 422, 'nor with a public host name allowed')
   t.throws(() => parseAccount('no-colon', 'DEMO_ACCOUNT'), /DEMO_ACCOUNT must be email:password/)
   t.throws(() => parseAccount('a@b.example:short', 'DEMO_ACCOUNT'), /at least 8 characters/)
   t.notMatch(JSON.stringify(parseAccount(`a@b.example:${PASSWORD}`, 'DEMO_ACCOUNT')), PASSWORD, 'only its hash is kept')

@@ -168,6 +168,20 @@ t.test("a route's own guard, in an unguarded layout", async (t) => {
   t.match(page.body, /Own guard page for owner/)
 })
 
+t.test("a guard refusing beneath one that passed: the layouts above it get the outer guard's value and frame the refusal", async (t) => {
+  const { app } = await createTestApp(t, 'fixture')
+  resetVaultRuns()
+  const page = await app.inject({ url: '/vault-deep', headers: { cookie: 'vault=open' } })
+  t.equal(page.statusCode, 403, "the route's own guard refused")
+  t.match(page.body, /Deeper than you may go\./)
+  t.match(page.body, /Vault held by keeper/, "in the vault layout, whose loader had the vault guard's value")
+  const data = await app.inject({ url: '/_data/vault-deep', headers: { cookie: 'vault=open' } })
+  t.match(data.json(), { kind: 'error', status: 403, layouts: { vault: { holder: 'keeper' } } })
+  t.equal(vaultRuns.pageLoader, 0, "the page's loader never ran")
+  const through = await app.inject({ url: '/vault-deep', headers: { cookie: 'vault=open; deep=yes' } })
+  t.match(through.body, /Vault page for deep keeper/, 'the nearest guard passes its own value')
+})
+
 t.test('the return path is the page asked for, its query included, never the page-data URL', async (t) => {
   const { app } = await createTestApp(t, 'fixture')
   const doc = await app.inject('/vault/7?tab=a%20b')

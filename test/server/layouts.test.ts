@@ -155,6 +155,11 @@ t.test('the layout table is checked when the app is built', async (t) => {
     () => createRouterChecked({ p: { pattern: '/p', mode: 'static', guard: guarded() } as never }, { root }),
     /Route "p" is static but has a guard/,
   )
+  t.throws(
+    () => createRouterChecked({ p: { pattern: '/p', mode: 'static', guard: guarded() } as never }),
+    /Route "p" is static but has a guard/,
+    'an application without layouts too',
+  )
   const locker = layout()({ id: 'locker', mode: 'dynamic', parent: root, guard: guarded() })
   t.throws(() => createRouterChecked({}, { root, locker }), /Layout "locker" is declared guarded but its server module gives no guard function/)
   const router = createRouter({ p: page(live), q: { pattern: '/q', mode: 'static' } }, { root, live })

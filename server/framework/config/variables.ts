@@ -257,7 +257,8 @@ export const VARIABLES = [
     name: 'DEMO_ACCOUNT',
     meaning:
       "the demo's one account, `email:password` (hashed with scrypt at start). Unset, `demo@example.com` / `demo-password` " +
-      'signs in only while HOST is a loopback address; on any other address no account exists until this is set',
+      'signs in only where nothing but this machine reaches the server (HOST a loopback address, TRUST_PROXY off, ' +
+      'ALLOWED_HOSTS unset); anywhere else, behind a proxy on the same machine included, no account exists until this is set',
     default: none(undefined),
     parse: parse.parseAccount,
   }),

@@ -28,7 +28,8 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   fastify.addHook('onRoute', (route) => {
     routes.add(route.url, route.method)
     // A guarded route's guard runs before its body is read (server/framework/guards.ts).
-    if (route.config?.guard) route.onRequest = [...toArray(route.onRequest), guardApiRequest]
+    // First of the route's own hooks: none of them runs for a request the guard stops.
+    if (route.config?.guard) route.onRequest = [guardApiRequest, ...toArray(route.onRequest)]
   })
   // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
   // prefix claims its whole namespace, every method, itself; answered before any

@@ -182,7 +182,7 @@ async function runLoaders(
   const layoutJobs = open.map((layout) => {
     const loader = definition.serverLayouts[layout.id]?.loader
     if (!loader || held?.has(layout.id)) return undefined
-    const guard = guards.ok ? guards.layouts.get(layout.id) : undefined
+    const guard = guards.layouts.get(layout.id)
     return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext, guard } : { request }) as never))
   })
   const pageJob =

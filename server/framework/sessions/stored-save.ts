@@ -7,15 +7,18 @@ import type { FastifyReply } from 'fastify'
 import { newSessionId, sessionKey, type StoredSession } from '../session-stores.js'
 import { cookieOptions, SESSION_COOKIE } from './cookie.js'
 import { refreshAfterMs, remainingMs } from './lifetimes.js'
-import { dropCookie, open, stale, type StoredState } from './stored-state.js'
+import { dropCookie, open, type StoredState } from './stored-state.js'
 import { isEmpty, type Held } from './types.js'
 
-/** Unchanged: a stale cookie expired, or the session's TTL set again when it is due. */
-async function refresh(state: StoredState, reply: FastifyReply, now: number, key: string | undefined): Promise<void> {
+/**
+ * Unchanged: the session's TTL set again when it is due. A cookie naming no live session
+ * is left alone (it reads as none, and its Max-Age ends it): expiring it could land after
+ * the answer of a sign-in in another tab, whose new cookie has the same name, and drop it.
+ */
+async function refresh(state: StoredState, now: number, key: string | undefined): Promise<void> {
   const { found, lifetimes } = state
-  if (stale(state)) dropCookie(state, reply)
   // Used: its idle timeout starts again, though not on every read (one write a minute at most).
-  else if (found && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)) {
+  if (found && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)) {
     const ttlMs = remainingMs(found.record.createdAt, now, lifetimes)
     await state.store.touch(key!, ttlMs)
     state.found = { ...found, ttlMs }
@@ -48,7 +51,7 @@ export async function save(state: StoredState, reply: FastifyReply): Promise<voi
   const now = state.clock()
   const key = state.found && sessionKey(state.found.id)
   if (!state.dirty) {
-    await refresh(state, reply, now, key)
+    await refresh(state, now, key)
     return
   }
   const session = open(state)

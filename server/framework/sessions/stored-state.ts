@@ -53,9 +53,6 @@ export function change(state: StoredState): void {
   state.dirty = true
 }
 
-/** A cookie that names no live session (ended, expired, from another mode): expired, so it is not read again. */
-export const stale = (state: StoredState) => state.read && state.cookie !== undefined && state.browserId === state.cookie && state.found === undefined
-
 export function dropCookie(state: StoredState, reply: FastifyReply): void {
   if (state.browserId !== undefined) expireCookie(state.request, reply)
   state.browserId = undefined

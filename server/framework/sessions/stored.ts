@@ -103,7 +103,7 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
   return {
     control: storedControl(state),
     get changed() {
-      return state.changed || (cookie !== undefined && state.read && state.found === undefined)
+      return state.changed
     },
     ready() {
       reading ??= readSession(state)
