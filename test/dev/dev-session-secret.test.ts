@@ -1,3 +1,4 @@
+// test-needs: chromium
 /**
  * `npm run dev` without SESSION_SECRET keeps the session secret it made in
  * .cache/dev-session-secret: a restart after an edit does not end the sessions (sign the
