@@ -164,7 +164,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
 /** Cookies, and the sessions kept in them or by their id (server/framework/session.ts). */
 function registerCookiesAndSessions(app: FastifyInstance, config: AppConfig, options: BuildAppOptions): void {
   // Before the cookie plugin's own onSend: what an /api handler did to the session goes out with its answer.
-  app.addHook('onSend', async (request, reply) => saveCollectedResponse(request, reply))
+  app.addHook('onSend', saveCollectedResponse)
   // Request cookies for loaders and actions (server/framework/response-control.ts), and the writer of Set-Cookie.
   app.register(fastifyCookie)
   // Sealed cookies, or kept in memory or Redis; opened only when a request needs one.

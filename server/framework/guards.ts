@@ -72,6 +72,9 @@ export type GuardOutcome =
       readonly above: number
     }
 
+/** What no guard decided: a page nothing guards (most pages: answered without a wait). */
+export const UNGUARDED: GuardOutcome = { ok: true, layouts: new Map(), route: undefined }
+
 /** One outcome per request: a form post's refusal renders the page again without asking twice. */
 const outcomes = new WeakMap<FastifyRequest, Promise<GuardOutcome>>()
 
@@ -82,14 +85,15 @@ export function isGuarded(chain: readonly AnyLayout[], match: RouteMatch | null)
 
 /**
  * Runs the guards around the page a request reaches, root to leaf, once per request.
- * With none, it passes at once and opens nothing.
+ * With none, it passes at once (no promise: `UNGUARDED`) and opens nothing.
  */
 export function runGuards(
   request: FastifyRequest,
   definition: AnyAppDefinition,
   match: RouteMatch | null,
   location: CanonicalLocation,
-): Promise<GuardOutcome> {
+): GuardOutcome | Promise<GuardOutcome> {
+  if (!isGuarded(definition.router.layoutsOf(match?.id), match)) return UNGUARDED
   let outcome = outcomes.get(request)
   if (!outcome) {
     outcome = decide(request, definition, match, location)
@@ -106,7 +110,6 @@ async function decide(
 ): Promise<GuardOutcome> {
   const chain = definition.router.layoutsOf(match?.id)
   const layouts = new Map<string, unknown>()
-  if (!isGuarded(chain, match)) return { ok: true, layouts, route: undefined }
   const response = await openResponse(request)
   const context: GuardContext = {
     request,

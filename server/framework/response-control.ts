@@ -7,7 +7,7 @@
  * https (directly or through a trusted proxy).
  */
 import type {} from '@fastify/cookie'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { SECURITY_HEADER_NAMES } from './security-headers.js'
 import { SESSION_COOKIE, type RequestSession, type SessionControl } from './session.js'
@@ -179,6 +179,12 @@ export async function sessionOf(request: FastifyRequest): Promise<SessionControl
  * what a handler collected (session, cookies) when it did not apply it itself (an /api
  * route). Applying twice is harmless: each effect once, the session cookie by name.
  */
-export async function saveCollectedResponse(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  await collections.get(request)?.applyTo(reply)
+export const saveCollectedResponse: onSendHookHandler = function saveCollectedResponse(request, reply, payload, done) {
+  // A callback hook, on every answer: most collected nothing, and go on without a promise.
+  const collected = collections.get(request)
+  if (!collected) return done(null, payload)
+  collected.applyTo(reply).then(
+    () => done(null, payload),
+    (error: Error) => done(error),
+  )
 }

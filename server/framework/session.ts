@@ -69,13 +69,18 @@ export function registerSessions(app: FastifyInstance, options: SessionsOptions)
   app.decorate('sessions', { open: (request: FastifyRequest) => open(request) } satisfies Sessions)
   // The answer to a session that cannot be read or saved says when to try again, whichever surface answers it
   // (a loader's or a guard's 503 is an answer, not an error Fastify sees: marked when the read failed).
-  app.addHook('onError', async (_request, reply, error) => {
-    if (error instanceof SessionsUnavailableError) reply.header('retry-after', String(SESSIONS_RETRY_AFTER_S))
-  })
-  app.addHook('onSend', async (request, reply) => {
-    if (reply.statusCode === 503 && sessionUnreadable(request)) reply.header('retry-after', String(SESSIONS_RETRY_AFTER_S))
-  })
+  // Only with a store (the sealed cookie never fails); callback hooks, as they run on every answer.
   const { store } = config
+  if (store.kind !== 'cookie') {
+    app.addHook('onError', function sayWhenToRetry(_request, reply, error, done) {
+      if (error instanceof SessionsUnavailableError) reply.header('retry-after', String(SESSIONS_RETRY_AFTER_S))
+      done()
+    })
+    app.addHook('onSend', function sayWhenToRetryUnread(request, reply, payload, done) {
+      if (reply.statusCode === 503 && sessionUnreadable(request)) reply.header('retry-after', String(SESSIONS_RETRY_AFTER_S))
+      done(null, payload)
+    })
+  }
   if (store.kind === 'cookie') {
     if (secrets.length === 0) app.log.warn(UNSET_SECRET_WARNING)
     app.register(async function sealSessions(scope) {

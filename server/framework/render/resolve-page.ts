@@ -10,7 +10,7 @@ import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
 import { RefusalError, sameSiteLocation } from '../http-errors.js'
-import { runGuards, type GuardOutcome } from '../guards.js'
+import { runGuards, UNGUARDED, type GuardOutcome } from '../guards.js'
 import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
 
@@ -118,7 +118,8 @@ export async function resolvePage(
 
   // Guards first, root to leaf, whatever the browser says it holds: a loader beneath a
   // guard that did not pass never runs (the layouts above it still load, to frame the answer).
-  const guards = await runGuards(request, definition, match, location)
+  const guarding = runGuards(request, definition, match, location)
+  const guards = guarding === UNGUARDED ? guarding : await guarding
   const open = guards.ok ? chain : chain.slice(0, guards.above)
 
   const { layoutResults, pageResult } = await runLoaders(definition, request, match, open, guards, {
