@@ -14,6 +14,10 @@ export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'"],
+  // Style attributes, as React writes them from `style={...}`: allowed, so a server-rendered
+  // page shows what a client render shows (the browser cannot block the client's way,
+  // CSSOM, at all). Not <style> elements: those stay by hash or nonce (decision 032).
+  styleSrcAttr: ["'unsafe-inline'"],
   imgSrc: ["'self'", 'data:'],
   fontSrc: ["'self'"],
   connectSrc: ["'self'"],

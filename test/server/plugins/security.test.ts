@@ -19,7 +19,13 @@ t.test('security headers on every kind of answer', async (t) => {
         // Nothing inline to allow: no nonce drawn for data, JSON or an asset.
         t.match(csp, /script-src 'self'(;|$)/, 'scripts only from here')
       }
-      t.notMatch(csp, /unsafe-inline|unsafe-eval/)
+      t.notMatch(csp, /unsafe-eval/)
+      // Style attributes alone (decision 032): never scripts, never <style> elements.
+      t.same(
+        csp.split(';').filter((directive) => directive.includes('unsafe-inline')),
+        ["style-src-attr 'unsafe-inline'"],
+        'unsafe-inline only for style attributes',
+      )
       t.match(csp, /object-src 'none'/)
       t.match(csp, /frame-ancestors 'none'/)
       t.match(csp, /base-uri 'self'/)
