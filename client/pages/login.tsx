@@ -15,7 +15,7 @@ function LoginPage({ data }: PageProps<typeof routes.login>) {
       <Form route={routes.login} action="signIn" className="login-form">
         {(form) => (
           <>
-            <input type="hidden" name={form.field('next').name} value={data.next} />
+            <input {...form.hidden('next', data.next)} />
             <p>
               <label htmlFor={form.field('email').id}>Email</label>
               <input {...form.field('email')} type="email" autoComplete="username" required />

@@ -165,6 +165,10 @@ export function misuses() {
       void form.field('password').defaultValue
       // @ts-expect-error: and there is no last value to read
       void form.value('password')
+      // A hidden input's name is checked like a field's (this line compiles)...
+      void form.hidden('next', '/account')
+      // @ts-expect-error: ...so a misspelled one does not
+      void form.hidden('nxt', '/account')
       return [email, form.field('password').name]
     },
   })

@@ -53,6 +53,13 @@ export interface FileInputProps<Field extends string> extends Omit<FieldProps<Fi
   readonly accept: string
 }
 
+/** Props for a hidden input: what it posts is given, never what a refusal sent back. */
+export interface HiddenInputProps<Field extends string> {
+  readonly type: 'hidden'
+  readonly name: Field
+  readonly value: string
+}
+
 export interface FormApi<Field extends string, FileField extends string = never, SecretField extends string = never> {
   /**
    * Props for the input of `name`: its name, id, last submitted value and error wiring;
@@ -61,6 +68,11 @@ export interface FormApi<Field extends string, FileField extends string = never,
   field<F extends Field>(name: F): F extends SecretField ? SecretFieldProps<F> : FieldProps<F>
   /** The value last submitted in `name`, if a refused submission sent it back (never a secret field's: none comes back). */
   value(name: Exclude<Field, SecretField>): string | undefined
+  /**
+   * Props for a hidden input that posts `value` as `name` (a row's id, a return path):
+   * `<input {...form.hidden('id', row.id)} />`, its name checked like a field's.
+   */
+  hidden<F extends Field>(name: F, value: string): HiddenInputProps<F>
   /** Props for the file input of `name`: its name, id, type, accepted types and error wiring. */
   file(name: FileField): FileInputProps<FileField>
   /** The error message of `name`, if the last submission was refused because of it. */
@@ -226,6 +238,7 @@ function formApi<Field extends string, FileField extends string, SecretField ext
       return props as F extends SecretField ? SecretFieldProps<F> : FieldProps<F>
     },
     value,
+    hidden: (name, given) => ({ type: 'hidden', name, value: given }),
     file: (name) => ({ name, id: `${id}-${name}`, type: 'file', accept: (fileFields?.[name]?.types ?? []).join(','), ...errorWiring(name) }),
     error: (name) =>
       errors[name] ? (
