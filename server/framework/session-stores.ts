@@ -12,10 +12,9 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import { Redis } from 'ioredis'
 import { ErrorCode } from '../../shared/framework/errors.js'
 import { RefusalError } from './http-errors.js'
-import { DEFAULT_WARN_INTERVAL_MS, throttledWarning } from './plugins/rate-limit.js'
+import { connectRedis } from './redis-connection.js'
 
 /** Prefix of every session key this app writes to the store. */
 export const SESSION_KEY_PREFIX = 'app-session:'
@@ -133,10 +132,6 @@ export function memoryStore(clock: () => number, maxSessions = 100_000): Session
   }
 }
 
-/** How long a Redis command may take before the request is answered 503. */
-const REDIS_COMMAND_TIMEOUT_MS = 500
-const REDIS_CONNECT_TIMEOUT_MS = 1_000
-
 export const REDIS_DOWN_WARNING = 'Redis is unreachable: requests that carry or start a session answer 503 until it answers again'
 export const REDIS_BACK_INFO = 'Redis answers again: sessions work'
 
@@ -144,30 +139,8 @@ export const REDIS_BACK_INFO = 'Redis answers again: sessions work'
  * Sessions in Redis at `url`, shared by every instance. Connects before it resolves,
  * or gives up after a second: Redis down at start is the same as Redis down later.
  */
-export async function redisStore(url: string, log: FastifyBaseLogger, warnIntervalMs = DEFAULT_WARN_INTERVAL_MS): Promise<SessionStore> {
-  const warn = throttledWarning(log, REDIS_DOWN_WARNING, warnIntervalMs)
-  let failing = false
-  const failed = (error: unknown) => {
-    failing = true
-    warn(error)
-  }
-  const answered = () => {
-    if (failing) log.info(REDIS_BACK_INFO)
-    failing = false
-  }
-  const redis = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-    // While disconnected, a command fails at once instead of waiting in a queue.
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 1,
-    // Reconnects for ever, at most every 2 s.
-    retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
-  })
-  redis.on('error', failed)
-  redis.on('ready', answered)
-  await redis.connect().catch(failed)
+export async function redisStore(url: string, log: FastifyBaseLogger, warnIntervalMs?: number): Promise<SessionStore> {
+  const { redis, failed, answered } = await connectRedis(url, log, { down: REDIS_DOWN_WARNING, back: REDIS_BACK_INFO, warnIntervalMs })
   /** A command's result; its failure the 503 every surface answers. */
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     try {

@@ -2,7 +2,7 @@
 import t from 'tap'
 import type { FastifyBaseLogger } from 'fastify'
 import type { AppConfig, RateLimitConfig } from '../../server/framework/config.js'
-import { throttledWarning } from '../../server/framework/plugins/rate-limit.js'
+import { throttledWarning } from '../../server/framework/redis-connection.js'
 import { listenTestApp, type LogLine, type TestAppOptions } from '../helpers/app.js'
 import { freePort } from '../helpers/ports.js'
 import { startRedis } from '../helpers/redis.js'

@@ -20,11 +20,12 @@
  */
 import { createRequire } from 'node:module'
 import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { Redis } from 'ioredis'
+import type { Redis } from 'ioredis'
 import { ErrorCode } from '../../../shared/framework/errors.js'
 import { clientAddressKey } from '../client-address.js'
+import { connectRedis } from '../redis-connection.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
 
 /** The route's budget, or undefined when the limit is off (`0`). */
@@ -39,37 +40,8 @@ export interface RateLimitPluginOptions {
   readonly warnIntervalMs?: number
 }
 
-export const DEFAULT_WARN_INTERVAL_MS = 60_000
 /** Prefix of every key this app writes to Redis. */
 export const REDIS_KEY_PREFIX = 'app-rate-limit:'
-
-/** How long a Redis command may take before the request goes on without it. */
-const REDIS_COMMAND_TIMEOUT_MS = 500
-const REDIS_CONNECT_TIMEOUT_MS = 1_000
-
-/**
- * A logger of one failure that says it at most once per `intervalMs`: the first
- * failure at once, later ones only after the interval, with how many went unsaid.
- */
-export function throttledWarning(
-  log: FastifyBaseLogger,
-  message: string,
-  intervalMs: number,
-  now: () => number = Date.now,
-): (error: unknown) => void {
-  let lastAt: number | undefined
-  let unsaid = 0
-  return (error) => {
-    const at = now()
-    if (lastAt !== undefined && at - lastAt < intervalMs) {
-      unsaid++
-      return
-    }
-    log.warn({ err: error, failuresSinceLastWarning: unsaid }, message)
-    lastAt = at
-    unsaid = 0
-  }
-}
 
 type Store = {
   incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number, max: number): void
@@ -114,37 +86,13 @@ function observed(store: Store, onError: (error: Error) => void): Store {
 async function rateLimitPlugin(fastify: FastifyInstance, opts: RateLimitPluginOptions) {
   let store: FastifyRateLimitStoreCtor | undefined
   if (opts.redisUrl) {
-    const log = fastify.log.child({ component: 'rate-limit' })
-    const warn = throttledWarning(
-      log,
-      'Redis is unreachable: rate limits are not enforced (requests pass) until it answers again',
-      opts.warnIntervalMs ?? DEFAULT_WARN_INTERVAL_MS,
-    )
-    let failing = false
-    const onError = (error: Error) => {
-      failing = true
-      warn(error)
-    }
-    const redis = new Redis(opts.redisUrl, {
-      lazyConnect: true,
-      connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
-      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
-      // While disconnected, a command fails at once instead of waiting in a queue.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 1,
-      // Reconnects for ever, at most every 2 s.
-      retryStrategy: (attempt) => Math.min(attempt * 100, 2_000),
+    const { redis, failed } = await connectRedis(opts.redisUrl, fastify.log.child({ component: 'rate-limit' }), {
+      down: 'Redis is unreachable: rate limits are not enforced (requests pass) until it answers again',
+      back: 'Redis answers again: rate limits are enforced',
+      warnIntervalMs: opts.warnIntervalMs,
     })
-    // Connection errors (every reconnect attempt) go to the same throttled warning.
-    redis.on('error', onError)
-    redis.on('ready', () => {
-      if (failing) log.info('Redis answers again: rate limits are enforced')
-      failing = false
-    })
-    // Started without waiting for ever: Redis down at start is the same as Redis down later.
-    await redis.connect().catch(onError)
     fastify.addHook('onClose', async () => redis.disconnect())
-    store = observedRedisStore(redis, onError)
+    store = observedRedisStore(redis, failed)
   }
   await fastify.register(fastifyRateLimit, {
     // Only the routes that name a budget are counted.
