@@ -6,10 +6,10 @@
  */
 import t from 'tap'
 import fastifySecureSession from '@fastify/secure-session'
-import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
+import Fastify, { type FastifyInstance } from 'fastify'
 import type { AppConfig, SessionConfig } from '../../server/framework/config.js'
-import { openResponse } from '../../server/framework/response-control.js'
 import { sessionKeys } from '../../server/framework/session.js'
+import { countingApi } from '../helpers/session-api.js'
 import { createTestApp } from '../helpers/app.js'
 import { sessionCookie, sessionSetCookie } from '../helpers/cookies.js'
 
@@ -19,17 +19,6 @@ const FORM = 'application/x-www-form-urlencoded'
 const SECRET = 'a-secret-a-secret-a-secret-a-secret!'
 const MINUTE_S = 60
 const HOUR_S = 60 * MINUTE_S
-
-/** An /api route that counts the calls in the session: what an /api route using the session does. */
-const countingApi: FastifyPluginAsync = async (fastify) => {
-  fastify.get('/test/visits', async (request, reply) => {
-    const response = await openResponse(request)
-    const visits = Number(response.session.get('visits') ?? 0) + 1
-    response.session.set('visits', visits)
-    await response.applyTo(reply)
-    return { visits }
-  })
-}
 
 /** A fixture app with sessions kept as `store` says, on a clock the test moves with `advance`. */
 async function sessionApp(t: Test, store: SessionConfig['store'], lifetimes: { idleTimeoutS: number; absoluteTimeoutS: number }) {

@@ -9,8 +9,9 @@ import t from 'tap'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { Redis } from 'ioredis'
 import type { AppConfig } from '../../server/framework/config.js'
-import { openResponse, sessionOf } from '../../server/framework/response-control.js'
+import { sessionOf } from '../../server/framework/response-control.js'
 import { REDIS_BACK_INFO, REDIS_DOWN_WARNING } from '../../server/framework/session-stores.js'
+import { countingApi } from '../helpers/session-api.js'
 import { createTestApp, type LogLine } from '../helpers/app.js'
 import { sessionCookie, sessionSetCookie } from '../helpers/cookies.js'
 import { startRedis, type TestRedis } from '../helpers/redis.js'
@@ -23,16 +24,6 @@ const FORM = 'application/x-www-form-urlencoded'
 /** No answer may take longer than this, Redis or not. */
 const ANSWER_WITHIN_MS = 3_000
 const UNAVAILABLE = 'Sessions are unavailable for a moment; try again shortly.'
-
-const countingApi: FastifyPluginAsync = async (fastify) => {
-  fastify.get('/test/visits', async (request, reply) => {
-    const response = await openResponse(request)
-    const visits = Number(response.session.get('visits') ?? 0) + 1
-    response.session.set('visits', visits)
-    await response.applyTo(reply)
-    return { visits }
-  })
-}
 
 async function redisApp(t: Test, redis: TestRedis) {
   const config: Partial<AppConfig> = {

@@ -17,26 +17,9 @@ import { sentryNodeOptions } from '../../../server/framework/monitoring/sentry-o
 import { sentryReporter } from '../../../server/framework/monitoring/sentry-reporter.js'
 import { parseDsn } from '../../../shared/framework/monitoring.js'
 import { listenTestApp } from '../../helpers/app.js'
+import { formsOf } from '../../helpers/secret-forms.js'
 import { startFakeIngest } from '../../helpers/fake-ingest.js'
 import { fileOf, MULTIPART_TYPE, multipartBody, type FormPart } from '../../helpers/multipart.js'
-
-/** What a secret looks like in each place it could end up: raw, JSON, HTML, the bootstrap script, percent-encoded. */
-function formsOf(secret: string): string[] {
-  const json = JSON.stringify(secret).slice(1, -1)
-  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-  return [
-    secret,
-    json,
-    json
-      .replace(/</g, '\\u003c')
-      .replace(/\u2028/g, '\\u2028')
-      .replace(/\u2029/g, '\\u2029'),
-    html.replace(/'/g, '&#x27;'),
-    html.replace(/'/g, '&#39;'),
-    encodeURIComponent(secret),
-    new URLSearchParams({ s: secret }).toString().slice(2),
-  ]
-}
 
 type Kind = 'signIn' | 'deposit-refused' | 'deposit-bad-file' | 'explode' | 'signIn-multipart' | 'unlock'
 interface Submission {

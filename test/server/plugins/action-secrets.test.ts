@@ -8,6 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { formsOf } from '../../helpers/secret-forms.js'
 import t, { type Test } from 'tap'
 import { listenTestApp } from '../../helpers/app.js'
 import { fileOf, multipartBody, send, type FormPart } from '../../helpers/multipart.js'
@@ -21,22 +22,6 @@ const JSON_ACCEPT = { accept: 'application/json' }
 /** A secret with the characters each answer escapes in its own way. */
 const SECRET = `p4ss <b>"w'o&rd"</b> ünï ✓`
 const SECRET_PIN = '8642-€'
-
-/** The secret as each kind of answer could carry it: raw, JSON, HTML, bootstrap JSON, or percent-encoded. */
-function formsOf(secret: string): string[] {
-  // (Named by their index in messages: a raw U+2028 in a message breaks the TAP report.)
-  const json = JSON.stringify(secret).slice(1, -1)
-  const html = secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-  return [
-    secret,
-    json,
-    json.replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028'),
-    html.replace(/'/g, '&#x27;'),
-    html.replace(/'/g, '&#39;'),
-    encodeURIComponent(secret),
-    new URLSearchParams({ s: secret }).toString().slice(2),
-  ]
-}
 
 function assertAbsent(t: Test, text: string, secret: string, what: string) {
   formsOf(secret).forEach((form, i) => t.notOk(text.includes(form), `${what}: not the secret (form ${i})`))
