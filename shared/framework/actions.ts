@@ -21,18 +21,37 @@ export type ActionInput<Fields extends string, FileFields extends string = never
 /** Errors to show next to fields, and one for the form as a whole. */
 export type FieldErrors<Fields extends string> = { readonly [F in Fields]?: string }
 
+/**
+ * What an action changed, so the browser refreshes only those (docs/guide/forms-and-actions.md,
+ * "Revalidation"): the routes and layouts, by id, whose loaders read what it wrote. An
+ * action that names nothing changed what any page may show: every loader on screen
+ * runs again and every other cached page is stale.
+ */
+export interface Changed {
+  readonly routes?: readonly string[]
+  readonly layouts?: readonly string[]
+}
+
 export type ActionOutcome<Fields extends string> =
-  /** Done: go to `redirect` (a path on this site), or back to the page. */
-  | { readonly ok: true; readonly redirect?: string }
+  /** Done: go to `redirect` (a path on this site), or back to the page; `changed` narrows what is loaded again. */
+  | { readonly ok: true; readonly redirect?: string; readonly changed?: Changed }
   /** Refused: the page again, with these errors and the submitted values (but the secret fields'). */
   | { readonly ok: false; readonly fieldErrors: FieldErrors<Fields>; readonly formError?: string }
 
-/** The action succeeded. */
-export function actionSuccess(redirect?: string): { ok: true; redirect?: string } {
+/**
+ * The action succeeded: `actionSuccess()` goes back to the page, `actionSuccess('/path')`
+ * elsewhere on this site; `actionSuccess({ redirect?, changed })` names what it changed.
+ */
+export function actionSuccess(to?: string | { readonly redirect?: string; readonly changed?: Changed }): {
+  ok: true
+  redirect?: string
+  changed?: Changed
+} {
+  const { redirect, changed } = typeof to === 'object' ? to : { redirect: to, changed: undefined }
   if (redirect !== undefined && !isSameSitePath(redirect)) {
     throw new TypeError(`An action redirects to a path on this site, got ${JSON.stringify(redirect)}`)
   }
-  return redirect === undefined ? { ok: true } : { ok: true, redirect }
+  return { ok: true, ...(redirect !== undefined ? { redirect } : {}), ...(changed ? { changed } : {}) }
 }
 
 /** The submission was invalid: say why, per field. */
@@ -59,4 +78,4 @@ export interface ActionState<ValueField extends string = string> {
 
 /** The JSON answer to a form sent by JavaScript (`Accept: application/json`). */
 export type ActionResponse<ValueField extends string = string> =
-  { readonly ok: true; readonly redirect: string } | ({ readonly ok: false } & ActionState<ValueField>)
+  { readonly ok: true; readonly redirect: string; readonly changed?: Changed } | ({ readonly ok: false } & ActionState<ValueField>)

@@ -6,8 +6,10 @@
  * navigation between two pages of one layout fetches only what changed, in one request.
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
+import type { Changed } from '../../../shared/framework/actions.js'
 import type { AnyPayload } from '../../../shared/framework/page-payload.js'
 import type { Router } from '../../../shared/framework/route-table.js'
+import { layoutReached } from './revalidation.js'
 
 interface Entry {
   readonly data: unknown
@@ -54,8 +56,8 @@ export class LayoutData {
     return { ...payload, layouts: { ...Object.fromEntries(missing), ...brought } }
   }
 
-  /** Forgets everything (after a server action changed what layouts show). */
-  clear(): void {
-    this.#entries.clear()
+  /** Forgets the data of the layouts `changed` reaches (every layout's when it names none): their loaders run again. */
+  invalidate(changed: Changed | undefined): void {
+    for (const id of [...this.#entries.keys()]) if (layoutReached(changed, id)) this.#entries.delete(id)
   }
 }

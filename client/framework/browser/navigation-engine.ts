@@ -16,6 +16,7 @@
  * location-keyed cache like any other time.
  */
 import type { NavigateOptions } from 'wouter'
+import type { Changed } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
 import { locationKey } from '../../../shared/framework/location.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
@@ -26,6 +27,7 @@ import { DEADLINE_PASSED, NavigationLoading } from './navigation-loading.js'
 import { NavigationStatusStore } from './navigation-status-store.js'
 import type { PageStore } from './page-store.js'
 import { PrefetchQueue } from './prefetch-queue.js'
+import { coalesced } from './revalidation.js'
 
 /** How long a navigation may take before the progress indicator shows. */
 export const SLOW_NAVIGATION_MS = 150
@@ -114,16 +116,32 @@ export class NavigationEngine implements AppNavigation {
     return observeLink(element, href, this)
   }
 
-  /** Forgets every cached page and loads the current one again (after a change on the server). */
-  refresh(): void {
-    this.#store.clear()
-    this.#store.request(currentKey())
+  /**
+   * After a server action (docs/guide/forms-and-actions.md, "Revalidation"): the cached
+   * pages `changed` reaches are stale (every one when it names nothing) and, when it
+   * reaches the page on screen, that page is loaded again: its loader and those of the
+   * layouts `changed` reaches run, the others' data is held. Resolves once the page on
+   * screen shows the answer. Asked again while a reload is under way, it reloads once
+   * more after it, for all who asked meanwhile: the first answer may predate their change.
+   */
+  revalidate(changed?: Changed): Promise<void> {
+    const key = currentKey()
+    const onScreen = this.#store.reaches(changed, key)
+    this.#store.invalidate(changed, key)
+    return onScreen ? this.#reloadShown() : Promise.resolve()
   }
 
-  /** Forgets every cached page: the next visit to any of them asks the server. */
-  clearCache(): void {
-    this.#store.clear()
+  /** Marks the cached pages `changed` reaches stale (every one when it names nothing), the page on screen too. */
+  invalidate(changed?: Changed): void {
+    this.#store.invalidate(changed, undefined)
   }
+
+  readonly #reloadShown = coalesced(async () => {
+    const key = currentKey()
+    const result = await this.#store.reload(key)
+    // Gone (a guard now redirects), or not for this page (another build): as a document.
+    if (result.kind !== 'ready' && currentKey() === key) this.#hardNavigate(result.kind === 'redirect' ? result.location : key)
+  })
 
   get navigations(): number {
     return this.#loading.started

@@ -2,18 +2,30 @@
  * The browser's location-keyed page cache (docs/architecture.md, "Navigation"): pathname + search -> a page
  * ready to render, with when it was fetched. Navigation fills it before the URL
  * changes; the page host reads it for whatever the URL is, so back/forward find
- * their pages here too. Loads of one key are shared while in flight.
+ * their pages here too. Loads of one key are shared while in flight, and a load
+ * started later wins over one started before it, whichever answers first.
+ *
+ * After a server action, the pages it reached are marked stale (./revalidation.ts):
+ * kept, but never shown again as they are; the next visit, Back included, asks the
+ * server first, as for a page the cache does not hold.
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
+import type { Changed } from '../../../shared/framework/actions.js'
 import { loadPage, type LoadContext, type LoadResult } from './load-page.js'
+import { reaches, type LayoutChains } from './revalidation.js'
 import type { PageSource, ReadyPage } from '../view/page-source.js'
 
 interface Entry {
   readonly page: ReadyPage
   readonly fetchedAt: number
+  /** The order its load started in: an older load's answer never replaces it. */
+  readonly order: number
+  /** A server action changed what it shows: never shown again without asking. */
+  readonly stale?: true
 }
 
-export interface PageStoreOptions extends Omit<LoadContext, 'now'> {
+export interface PageStoreOptions extends Omit<LoadContext, 'now' | 'router'> {
+  readonly router: LoadContext['router'] & LayoutChains
   /** Follows a redirect or reload that a `request()` (back/forward) ran into. */
   readonly onUnresolved: (key: string, result: Exclude<LoadResult, { kind: 'ready' }>) => void
   readonly now?: () => number
@@ -23,9 +35,11 @@ export class PageStore implements PageSource {
   readonly #entries = new Map<string, Entry>()
   readonly #inFlight = new Map<string, Promise<LoadResult>>()
   readonly #listeners = new Set<() => void>()
-  readonly #context: LoadContext
+  readonly #context: LoadContext & { readonly router: LayoutChains }
   readonly #onUnresolved: PageStoreOptions['onUnresolved']
   readonly #now: () => number
+  /** How many loads have started (and pages been set): each entry's `order` comes from it. */
+  #started = 0
 
   constructor({ onUnresolved, now = () => Date.now(), ...context }: PageStoreOptions) {
     this.#now = now
@@ -38,7 +52,10 @@ export class PageStore implements PageSource {
     return () => this.#listeners.delete(onChange)
   }
 
-  read = (key: string): ReadyPage | undefined => this.#entries.get(key)?.page
+  read = (key: string): ReadyPage | undefined => {
+    const entry = this.#entries.get(key)
+    return entry && !entry.stale ? entry.page : undefined
+  }
 
   /**
    * A page that was for once (its loaders took a flash message) is dropped once left:
@@ -50,7 +67,11 @@ export class PageStore implements PageSource {
 
   /** Puts a page in the cache and tells the page host (the first page, from the HTML, goes in this way). */
   set(key: string, page: ReadyPage, fetchedAt = this.#now()): void {
-    this.#entries.set(key, { page, fetchedAt })
+    this.#entries.set(key, { page, fetchedAt, order: ++this.#started })
+    this.#notify()
+  }
+
+  #notify(): void {
     for (const listener of this.#listeners) listener()
   }
 
@@ -65,7 +86,7 @@ export class PageStore implements PageSource {
    */
   isFresh(key: string): boolean {
     const entry = this.#entries.get(key)
-    if (!entry) return false
+    if (!entry || entry.stale) return false
     const { payload } = entry.page
     if ((payload.kind === 'error' && payload.status >= 500) || (payload.kind === 'page' && (payload.action || payload.once))) return false
     const ttl = payload.kind === 'page' && payload.mode === 'static' ? STATIC_DATA_TTL_MS : DYNAMIC_DATA_TTL_MS
@@ -84,15 +105,28 @@ export class PageStore implements PageSource {
   load(key: string): Promise<LoadResult> {
     const cached = this.#entries.get(key)
     if (cached && this.isFresh(key)) return Promise.resolve({ kind: 'ready', page: cached.page, fetchedAt: cached.fetchedAt })
-    let loading = this.#inFlight.get(key)
-    if (!loading) {
-      loading = loadPage(key, this.#context).then((result) => {
-        this.#inFlight.delete(key)
-        if (result.kind === 'ready') this.#entries.set(key, { page: result.page, fetchedAt: result.fetchedAt })
-        return result
-      })
-      this.#inFlight.set(key, loading)
-    }
+    return this.#inFlight.get(key) ?? this.#fetch(key, () => {})
+  }
+
+  /**
+   * Loads `key` from the server whatever the cache holds or a load under way will bring
+   * (which this supersedes), and shows the answer: after an action, the page on screen.
+   */
+  reload(key: string): Promise<LoadResult> {
+    return this.#fetch(key, () => this.#notify())
+  }
+
+  #fetch(key: string, kept: () => void): Promise<LoadResult> {
+    const order = ++this.#started
+    const loading = loadPage(key, this.#context).then((result) => {
+      if (this.#inFlight.get(key) === loading) this.#inFlight.delete(key)
+      if (result.kind === 'ready' && (this.#entries.get(key)?.order ?? 0) < order) {
+        this.#entries.set(key, { page: result.page, fetchedAt: result.fetchedAt, order })
+        kept()
+      }
+      return result
+    })
+    this.#inFlight.set(key, loading)
     return loading
   }
 
@@ -103,9 +137,22 @@ export class PageStore implements PageSource {
     })
   }
 
-  /** Forgets every cached page and layout's data (after a server action changed what they show). */
-  clear(): void {
-    this.#entries.clear()
-    this.#context.layouts.clear()
+  /**
+   * A server action changed what the pages `changed` reaches show (all, when it names
+   * nothing): they and their layouts' data are stale, but for `shown`, the page on
+   * screen, which stays until its reload replaces it.
+   */
+  invalidate(changed: Changed | undefined, shown: string | undefined): void {
+    const { router, layouts } = this.#context
+    layouts.invalidate(changed)
+    for (const [key, entry] of this.#entries) {
+      if (key !== shown && !entry.stale && reaches(changed, entry.page.payload, router)) this.#entries.set(key, { ...entry, stale: true })
+    }
+  }
+
+  /** True when `changed` reaches the page cached for `key` (or none is). */
+  reaches(changed: Changed | undefined, key: string): boolean {
+    const entry = this.#entries.get(key)
+    return !entry || reaches(changed, entry.page.payload, this.#context.router)
   }
 }

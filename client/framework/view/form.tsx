@@ -5,12 +5,14 @@
  *   success, or renders the page again (422) with the errors and the submitted values,
  *   which this component reads from the page payload.
  * - With JavaScript it is sent with fetch (same body, `Accept: application/json`):
- *   errors show in place; on success the page cache is emptied and the app navigates
- *   client-side to the action's redirect, or reloads the current page's data.
+ *   errors show in place; on success the cached pages the action changed are marked
+ *   stale (./submissions.ts) and the app navigates client-side to the action's
+ *   redirect, or loads the page on screen again.
  * - An action that declares files is posted as multipart/form-data; with JavaScript
  *   through XMLHttpRequest, so `form.progress` can say how much has been sent.
- * While sending, `form.pending` is true (disable the submit button with it), and a
- * second submit is ignored.
+ * While sending, and until the page shows what the action changed, `form.pending` is
+ * true (disable the submit button with it), and a second submit is ignored
+ * (`useAction`, ./use-action.tsx, sends any number).
  * The route's declared actions type `action`, the field names of `form.field()` and
  * the file field names of `form.file()`.
  * - An action's secret fields (`secrets` in the route table: a password, a card number)
@@ -18,10 +20,9 @@
  *   `defaultValue` (its props' type has none), and `form.value()` takes no secret field
  *   (docs/guide/forms-and-actions.md, "Secret fields").
  */
-import { useContext, useEffect, useId, useRef, useState, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
+import { useContext, useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
-import { ACTION_FIELD, type ActionResponse, type ActionState } from '../../../shared/framework/actions.js'
-import { locationKey, parseTarget } from '../../../shared/framework/location.js'
+import { ACTION_FIELD, type ActionState } from '../../../shared/framework/actions.js'
 import type {
   ActionFields,
   ActionFileFields,
@@ -33,7 +34,7 @@ import type {
 import type { FileFieldsDecl, FilesDecl } from '../../../shared/framework/uploads.js'
 import { ActionStateContext } from './action-state.js'
 import { NavigationContext } from './navigation-context.js'
-import { postForm } from './post-form.js'
+import { bodyOf, Submissions, type SubmissionsSnapshot } from './submissions.js'
 
 export interface FieldProps<Field extends string> {
   readonly name: Field
@@ -86,7 +87,7 @@ export interface FormApi<Field extends string, FileField extends string = never,
 }
 
 /** What a form posts to: a route, or a layout (its form works on every page in it). */
-type ActionOwnerDef = {
+export type ActionOwnerDef = {
   readonly actions?: ActionsDecl | undefined
   readonly files?: FilesDecl | undefined
   readonly secrets?: SecretsDecl | undefined
@@ -101,14 +102,61 @@ export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>> ex
   readonly children: (form: FormApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>) => ReactNode
 }
 
-const NOT_SENT = 'The form could not be sent. Check your connection and try again.'
-
 export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route, action, children, ...rest }: FormProps<R, A>) {
-  const { state, pending, progress, refusals, formRef, submit } = useSubmission(action)
+  const submissions = useSubmissions(action, false)
+  return (
+    <ActionForm route={route} action={action} submissions={submissions} {...rest}>
+      {children}
+    </ActionForm>
+  )
+}
+
+/** The submissions of one action from one form or hook, with the state the server rendered it with (a refusal posted without JavaScript). */
+export function useSubmissions(action: string, concurrent: boolean): Submissions {
+  const fromServer = useContext(ActionStateContext)
+  const [submissions] = useState(() => new Submissions(action, concurrent, fromServer?.action === action ? fromServer : undefined))
+  return submissions
+}
+
+export function useSubmissionsSnapshot(submissions: Submissions): SubmissionsSnapshot {
+  return useSyncExternalStore(submissions.subscribe, submissions.getSnapshot, submissions.getSnapshot)
+}
+
+/** A `<Form>`'s element, sending through `submissions` (its own, or a `useAction`'s). */
+export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
+  route,
+  action,
+  submissions,
+  children,
+  ...rest
+}: FormProps<R, A> & { readonly submissions: Submissions }) {
+  const { state, pending, progress, refusals } = useSubmissionsSnapshot(submissions)
+  const engine = useContext(NavigationContext)
+  const [, navigate] = useLocation()
+  const formRef = useRef<HTMLFormElement>(null)
   const fileFields: FileFieldsDecl | undefined = route.files?.[action]
   const secrets: readonly string[] = route.secrets?.[action] ?? []
   const id = useId()
-  const api = formApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>(id, state, fileFields, secrets, pending, progress)
+  const api = formApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>(
+    id,
+    state,
+    fileFields,
+    secrets,
+    pending !== undefined,
+    progress,
+  )
+
+  // After a refusal sent from this page, focus goes to the first field to fix.
+  useEffect(() => {
+    if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
+  }, [refusals])
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    const form = event.currentTarget
+    const { body, values } = bodyOf(form, (event.nativeEvent as SubmitEvent).submitter)
+    void submissions.submit(body, values, { engine, navigate, form })
+  }
 
   const errorCount = Object.keys(state?.fieldErrors ?? {}).length
   return (
@@ -129,92 +177,6 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
       {children(api)}
     </form>
   )
-}
-
-/**
- * Sending the form with JavaScript, and what came of it: the state shown (first the
- * server's, when it rendered this action's refusal), whether it is being sent and how far.
- */
-function useSubmission(action: string) {
-  const fromServer = useContext(ActionStateContext)
-  const engine = useContext(NavigationContext)
-  const [, navigate] = useLocation()
-  const [state, setState] = useState<ActionState | undefined>(fromServer?.action === action ? fromServer : undefined)
-  const [pending, setPending] = useState(false)
-  const [progress, setProgress] = useState<number | undefined>(undefined)
-  const sending = useRef(false)
-  const formRef = useRef<HTMLFormElement>(null)
-  /** Set when a submission sent from this page was refused: focus goes to the first field to fix. */
-  const refusedHere = useRef(false)
-  /** How many refusals this form has had: each one's announcement is a new element, so it is read again. */
-  const [refusals, setRefusals] = useState(0)
-
-  useEffect(() => {
-    if (!refusedHere.current) return
-    refusedHere.current = false
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
-  }, [state])
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    if (sending.current) return // a double click sends once
-    sending.current = true
-    setPending(true)
-    const form = event.currentTarget
-    const body = bodyOf(form, (event.nativeEvent as SubmitEvent).submitter)
-    const sentFrom = window.location.pathname + window.location.search
-    const navigationsBefore = engine?.navigations
-    try {
-      const sent = (share: number) => setProgress(Math.floor(share * 100))
-      const answer = (await postForm(sentFrom, body, sent)) as ActionResponse | { error?: { message?: string } }
-      // The user went on while it was sent (a link, Back): the action happened, but its
-      // page no longer decides where they are, as a newer navigation supersedes an older one.
-      const movedOn = window.location.pathname + window.location.search !== sentFrom || engine?.navigations !== navigationsBefore
-      if ('ok' in answer && answer.ok) {
-        setState(undefined)
-        if (movedOn) engine?.clearCache()
-        else afterSuccess(answer.redirect, form)
-      } else if ('ok' in answer) {
-        refusedHere.current = true
-        setRefusals((count) => count + 1)
-        setState(answer)
-      } else {
-        setState({ action, fieldErrors: {}, values: {}, formError: answer.error?.message ?? NOT_SENT })
-      }
-    } catch {
-      setState({ action, fieldErrors: {}, values: {}, formError: NOT_SENT })
-    } finally {
-      sending.current = false
-      setPending(false)
-      setProgress(undefined)
-    }
-  }
-
-  /** What the server changed may show anywhere: forget every cached page, then go on. */
-  function afterSuccess(redirect: string, form: HTMLFormElement) {
-    // The server answers with the canonical key when the action goes back to its page.
-    if (parseTarget(redirect)?.key === locationKey(window.location.pathname, window.location.search)) {
-      form.reset()
-      engine?.refresh()
-    } else {
-      engine?.clearCache()
-      navigate(redirect)
-    }
-  }
-
-  return { state, pending, progress, refusals, formRef, submit }
-}
-
-/**
- * The body the form posts: urlencoded like the browser's own post, unless it has a file
- * input (then multipart, files included). `submitter`'s name and value go with it.
- */
-function bodyOf(form: HTMLFormElement, submitter: HTMLElement | null): URLSearchParams | FormData {
-  const data = new FormData(form, submitter)
-  if (form.querySelector('input[type="file"]')) return data
-  const body = new URLSearchParams()
-  for (const [key, value] of data) if (typeof value === 'string') body.append(key, value)
-  return body
 }
 
 /** What `children` gets: each field's props and error wired to the last refusal's state. */

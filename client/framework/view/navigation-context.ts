@@ -5,6 +5,7 @@
  */
 import { createContext, useContext } from 'react'
 import type { AroundNavHandler } from 'wouter'
+import type { Changed } from '../../../shared/framework/actions.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 
 export interface NavigationState {
@@ -26,10 +27,14 @@ export interface AppNavigation {
   prefetch(href: string, reason: PrefetchReason): void
   /** Prefetches `href` while `element` is near the viewport; the returned function stops. */
   observeLink(element: Element, href: string): () => void
-  /** Forgets every cached page and loads the current one again. */
-  refresh(): void
-  /** Forgets every cached page. */
-  clearCache(): void
+  /**
+   * After a server action: marks the cached pages `changed` reaches stale (all when it
+   * names nothing) and loads the page on screen again if it is one; resolves once the
+   * page on screen shows what the server has now.
+   */
+  revalidate(changed?: Changed): Promise<void>
+  /** Marks the cached pages `changed` reaches stale, the page on screen too. */
+  invalidate(changed?: Changed): void
   /** How many navigations have begun (links, `navigate()`, Back and Forward): a form sent before compares it to know the user moved on. */
   readonly navigations: number
   /** The page host shows the page of `key` now. */
@@ -40,14 +45,15 @@ export interface AppNavigation {
 export const NavigationContext = createContext<AppNavigation | null>(null)
 
 /**
- * The app's handle on navigation: `refresh()` reloads the current page's data (and
- * forgets every cached page), `prefetch(href)` loads a page ahead of time. Both do
+ * The app's handle on navigation: `refresh()` loads the current page's data again
+ * (every other cached page is then stale: asked for again when next shown) and
+ * resolves once it is on screen; `prefetch(href)` loads a page ahead of time. Both do
  * nothing on the server.
  */
-export function useNavigation(): { refresh(): void; prefetch(href: string): void } {
+export function useNavigation(): { refresh(): Promise<void>; prefetch(href: string): void } {
   const engine = useContext(NavigationContext)
   return {
-    refresh: () => engine?.refresh(),
+    refresh: () => engine?.revalidate() ?? Promise.resolve(),
     prefetch: (href) => engine?.prefetch(href, 'intent'),
   }
 }

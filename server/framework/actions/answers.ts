@@ -5,7 +5,7 @@
  * `Accept: application/json` gets each as JSON instead.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ActionResponse, ActionState } from '../../../shared/framework/actions.js'
+import type { ActionResponse, ActionState, Changed } from '../../../shared/framework/actions.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import { errorBody, MALFORMED_URL, NO_STORE, sameSiteLocation } from '../http-errors.js'
 import type { AppView } from '../render/app-view.js'
@@ -32,7 +32,7 @@ export interface ActionAnswers {
     failure?: ProblemFault,
   ): Promise<FastifyReply>
   answerInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState): Promise<FastifyReply>
-  answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string): FastifyReply
+  answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed): FastifyReply
 }
 
 export function actionAnswers(pages: PageResponder): ActionAnswers {
@@ -66,10 +66,13 @@ export function actionAnswers(pages: PageResponder): ActionAnswers {
   return { sendProblem, answerInvalid, answerSuccess }
 }
 
-/** Success: 303 See Other for a browser form, JSON for a script (a fetch would follow the 303). */
-function answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string) {
+/**
+ * Success: 303 See Other for a browser form (the page it lands on is loaded whole), JSON
+ * for a script (a fetch would follow the 303), with what the action changed.
+ */
+function answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed) {
   const location = sameSiteLocation(to)
   reply.header('cache-control', NO_STORE)
-  if (wantsJson(request)) return reply.send({ ok: true, redirect: location } satisfies ActionResponse)
+  if (wantsJson(request)) return reply.send({ ok: true, redirect: location, ...(changed ? { changed } : {}) } satisfies ActionResponse)
   return reply.redirect(location, 303)
 }

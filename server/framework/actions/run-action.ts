@@ -4,7 +4,7 @@
  * HttpError the user may read, else a fault: digest, log line, report).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ActionInput, ActionOutcome } from '../../../shared/framework/actions.js'
+import type { ActionInput, ActionOutcome, Changed } from '../../../shared/framework/actions.js'
 import { ErrorCode, isHttpError, isNotFound, isRedirect } from '../../../shared/framework/errors.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
@@ -78,13 +78,27 @@ export async function answerForm(
   await release()
 
   await response.applyTo(reply)
-  if (outcome.ok) return answers.answerSuccess(request, reply, outcome.redirect ?? location.key)
+  if (outcome.ok) {
+    const unknown = outcome.changed && unknownChanged(view, outcome.changed)
+    if (unknown) return answerThrown(answers, request, reply, new TypeError(unknown), { what: 'action failed', action: name })
+    return answers.answerSuccess(request, reply, outcome.redirect ?? location.key, outcome.changed)
+  }
   return answers.answerInvalid(request, reply, view, location, {
     action: name,
     fieldErrors: outcome.fieldErrors as Record<string, string>,
     ...(outcome.formError ? { formError: outcome.formError } : {}),
     values,
   })
+}
+
+/** What is wrong with an action's `changed` (a route or layout id the app does not have), if anything. */
+function unknownChanged(view: AppView, changed: Changed): string | undefined {
+  const { routes, layouts } = view.definition.router
+  const route = changed.routes?.find((id) => !Object.hasOwn(routes, id))
+  if (route !== undefined) return `An action names ${JSON.stringify(route)} as changed, which is no route's id`
+  const layout = changed.layouts?.find((id) => !Object.hasOwn(layouts, id))
+  if (layout !== undefined) return `An action names ${JSON.stringify(layout)} as changed, which is no layout's id`
+  return undefined
 }
 
 /** Where a thrown value came from, for the log line and the report. */

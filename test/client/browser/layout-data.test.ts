@@ -49,6 +49,15 @@ t.test('an answer that left held data out gets it back; one that brought data re
   const fresher = data.complete(page('onShelf', { shelf: { n: 2 } }), held, 0)
   t.same(fresher.layouts, { shelf: { n: 2 } }, 'what the server sent wins')
   t.same([...data.heldFor('onShelf')], [['shelf', { n: 2 }]])
-  data.clear()
-  t.equal(data.heldFor('onShelf').size, 0, 'an action empties it')
+  data.invalidate(undefined)
+  t.equal(data.heldFor('onShelf').size, 0, 'an action that names nothing empties it')
+})
+
+t.test('an action that names layouts forgets only theirs', async (t) => {
+  const data = new LayoutData(router, () => 0)
+  data.complete(page('onShelf', { root: {}, shelf: { n: 1 } }), new Map(), 0)
+  data.invalidate({ routes: ['onShelf'] })
+  t.same([...data.heldFor('onShelf').keys()], ['root', 'shelf'], 'a route named: its layouts stay held')
+  data.invalidate({ layouts: ['shelf'] })
+  t.same([...data.heldFor('onShelf').keys()], ['root'], 'the named layout is asked for again, the root is not')
 })

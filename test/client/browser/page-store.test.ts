@@ -3,10 +3,9 @@ import { PageModules } from '../../../client/framework/browser/page-modules.js'
 import { PageStore } from '../../../client/framework/browser/page-store.js'
 import { LayoutData } from '../../../client/framework/browser/layout-data.js'
 import type { PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
-import { createRouter } from '../../../shared/framework/route-table.js'
+import { createRouter, layout, type Router } from '../../../shared/framework/route-table.js'
 
-function storeAt(clock: { now: number }) {
-  const router = createRouter({})
+function storeAt(clock: { now: number }, router: Router<any, any> = createRouter({})) {
   return new PageStore({
     buildId: 'b1',
     router,
@@ -89,10 +88,35 @@ t.test("a page whose loaders changed the visitor's state (a flash message taken)
   t.ok(store.read('/thanked'), 'still readable, for the page showing it')
 })
 
-t.test('clear() forgets every page', async (t) => {
-  const store = storeAt({ now: 0 })
-  store.set('/a', { payload: page('static') })
-  store.clear()
-  t.equal(store.read('/a'), undefined)
-  t.equal(store.isFresh('/a'), false)
+t.test('invalidate() marks stale what an action reached, but the page on screen', async (t) => {
+  const root = layout()({ id: 'root', mode: 'static' })
+  const shelf = layout()({ id: 'shelf', mode: 'dynamic', parent: root })
+  const router = createRouter(
+    { onShelf: { pattern: '/shelf/:n', mode: 'dynamic', layout: shelf }, alone: { pattern: '/alone', mode: 'dynamic' } },
+    { root, shelf },
+  )
+  const clock = { now: 0 }
+  const store = storeAt(clock, router)
+  const at = (routeId: string): ScreenPayload => ({ ...(page('dynamic') as PagePayload), routeId })
+  const fill = () => {
+    for (const key of ['/shelf/1', '/shelf/2', '/alone']) store.set(key, { payload: at(key === '/alone' ? 'alone' : 'onShelf') })
+    store.set('/broken', { payload: { kind: 'error', status: 404, buildId: 'b1', message: 'No page' } })
+  }
+  const fresh = () => ['/shelf/1', '/shelf/2', '/alone', '/broken'].filter((key) => store.isFresh(key))
+
+  fill()
+  store.invalidate(undefined, '/shelf/1')
+  t.same(fresh(), ['/shelf/1'], 'naming nothing: every page but the one on screen')
+  t.equal(store.read('/shelf/2'), undefined, 'a stale page is never shown as it is')
+  t.ok(store.read('/shelf/1'), 'the page on screen stays until its reload replaces it')
+
+  fill()
+  store.invalidate({ layouts: ['shelf'] }, undefined)
+  t.same(fresh(), ['/alone'], 'a layout named: the pages inside it (and a failure screen)')
+  t.ok(store.reaches({ layouts: ['shelf'] }, '/shelf/9'), 'a page not cached is reached')
+  t.notOk(store.reaches({ routes: ['onShelf'] }, '/alone'))
+
+  fill()
+  store.invalidate({ routes: ['alone'] }, undefined)
+  t.same(fresh(), ['/shelf/1', '/shelf/2'], 'a route named: its pages')
 })

@@ -1,0 +1,139 @@
+/**
+ * Sending one action's form with JavaScript, and what came of it: the machine behind
+ * `<Form>` and `useAction` (docs/guide/forms-and-actions.md). A store for
+ * `useSyncExternalStore`, so the hook and the form it gives read the same state.
+ *
+ * - A submission is pending until what the server changed is on screen: the action's
+ *   answer, then the page on screen loaded again (`revalidate`), or the navigation to
+ *   the page it redirects to begun. Its values are readable meanwhile (optimistic UI).
+ * - `<Form>` sends one at a time (a double click sends once). `useAction` sends any
+ *   number: the newest decides what is shown; an older one's answer, when it comes, only
+ *   says whether the server changed something the newest must still show.
+ * - A refusal or failure is this action's own: its state, and no pending values, so
+ *   what an optimistic UI showed goes back to the data.
+ */
+import { ACTION_FIELD, type ActionResponse, type ActionState, type Changed } from '../../../shared/framework/actions.js'
+import { locationKey, parseTarget } from '../../../shared/framework/location.js'
+import type { AppNavigation } from './navigation-context.js'
+import { postForm } from './post-form.js'
+
+export const NOT_SENT = 'The form could not be sent. Check your connection and try again.'
+
+export interface SubmissionsSnapshot {
+  /** The newest submission's values while it is pending; undefined when none is. */
+  readonly pending: Readonly<Record<string, string>> | undefined
+  /** The last refusal or failure, shown until the next submission. */
+  readonly state: ActionState | undefined
+  /** A form with files being sent: the percentage sent so far, once the browser says. */
+  readonly progress: number | undefined
+  /** How many refusals this form has had (each one's announcement is read again). */
+  readonly refusals: number
+}
+
+/** What a submission needs of the page it is sent from. */
+export interface SubmitContext {
+  readonly engine: AppNavigation | null
+  readonly navigate: (to: string) => void
+  /** The form element, reset after a success that stays on the page. */
+  readonly form?: HTMLFormElement | null
+}
+
+type Sent =
+  | { readonly kind: 'done'; readonly redirect: string; readonly changed?: Changed }
+  /** `refused`: the action refused the values (not a failure to send or to run). */
+  | { readonly kind: 'problem'; readonly state: ActionState; readonly refused: boolean }
+
+export class Submissions {
+  readonly #action: string
+  readonly #concurrent: boolean
+  readonly #listeners = new Set<() => void>()
+  #snapshot: SubmissionsSnapshot
+  /** The newest submission's number: only its outcome is shown. */
+  #newest = 0
+  /** An older submission succeeded after the newest was sent: what it changed must reach the screen too. */
+  #changedMeanwhile = false
+
+  constructor(action: string, concurrent: boolean, fromServer: ActionState | undefined) {
+    this.#action = action
+    this.#concurrent = concurrent
+    this.#snapshot = { pending: undefined, state: fromServer, progress: undefined, refusals: 0 }
+  }
+
+  subscribe = (onChange: () => void): (() => void) => {
+    this.#listeners.add(onChange)
+    return () => this.#listeners.delete(onChange)
+  }
+
+  getSnapshot = (): SubmissionsSnapshot => this.#snapshot
+
+  #update(change: Partial<SubmissionsSnapshot>): void {
+    this.#snapshot = { ...this.#snapshot, ...change }
+    for (const listener of this.#listeners) listener()
+  }
+
+  /** Sends `body` (its values given apart, for the optimistic UI); ignored while one is pending unless concurrent. */
+  async submit(body: URLSearchParams | FormData, values: Readonly<Record<string, string>>, context: SubmitContext): Promise<void> {
+    if (!this.#concurrent && this.#snapshot.pending) return
+    const number = ++this.#newest
+    this.#update({ pending: values, state: undefined })
+    const sentFrom = window.location.pathname + window.location.search
+    const navigationsBefore = context.engine?.navigations
+    const sent = await this.#send(sentFrom, body)
+    if (number !== this.#newest) {
+      if (sent.kind === 'done') this.#changedMeanwhile = true
+      return // a newer submission decides what is shown
+    }
+    // The user went on while it was sent (a link, Back): the action happened, but its
+    // page no longer decides where they are, as a newer navigation supersedes an older one.
+    const movedOn = window.location.pathname + window.location.search !== sentFrom || context.engine?.navigations !== navigationsBefore
+    let settled: Promise<void> | undefined
+    if (sent.kind === 'problem') {
+      this.#update({ state: sent.state, refusals: this.#snapshot.refusals + (sent.refused ? 1 : 0), progress: undefined })
+      if (this.#changedMeanwhile) settled = context.engine?.revalidate()
+    } else if (movedOn) {
+      settled = context.engine?.revalidate(sent.changed)
+    } else if (parseTarget(sent.redirect)?.key === locationKey(window.location.pathname, window.location.search)) {
+      // Back to this page (the server answers with its canonical key): it is loaded again.
+      context.form?.reset()
+      settled = context.engine?.revalidate(sent.changed)
+    } else {
+      context.engine?.invalidate(sent.changed)
+      context.navigate(sent.redirect)
+    }
+    this.#changedMeanwhile = false
+    await settled
+    if (number === this.#newest) this.#update({ pending: undefined, progress: undefined })
+  }
+
+  async #send(url: string, body: URLSearchParams | FormData): Promise<Sent> {
+    const failed = (message: string): Sent => ({
+      kind: 'problem',
+      state: { action: this.#action, fieldErrors: {}, values: {}, formError: message },
+      refused: false,
+    })
+    try {
+      const answer = (await postForm(url, body, (share) => this.#update({ progress: Math.floor(share * 100) }))) as
+        ActionResponse | { error?: { message?: string } }
+      if (!('ok' in answer)) return failed(answer.error?.message ?? NOT_SENT)
+      if (!answer.ok) return { kind: 'problem', state: answer, refused: true }
+      return { kind: 'done', redirect: answer.redirect, ...(answer.changed ? { changed: answer.changed } : {}) }
+    } catch {
+      return failed(NOT_SENT)
+    }
+  }
+}
+
+/**
+ * The body a form posts: urlencoded like the browser's own post, unless it has a file
+ * input (then multipart, files included). `submitter`'s name and value go with it.
+ * With it, the form's text values, for the optimistic UI.
+ */
+export function bodyOf(form: HTMLFormElement, submitter: HTMLElement | null): { body: URLSearchParams | FormData; values: Record<string, string> } {
+  const data = new FormData(form, submitter)
+  const values: Record<string, string> = {}
+  for (const [key, value] of data) if (typeof value === 'string' && key !== ACTION_FIELD) values[key] = value
+  if (form.querySelector('input[type="file"]')) return { body: data, values }
+  const body = new URLSearchParams()
+  for (const [key, value] of data) if (typeof value === 'string') body.append(key, value)
+  return { body, values }
+}
