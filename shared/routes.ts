@@ -35,8 +35,8 @@ export interface ContactData {
 export const CONTACT_LIMITS = { name: 80, email: 254, message: 2000 } as const
 
 export interface ItemsLayoutData {
-  /** The item lists the sidebar offers. */
-  readonly lists: ReadonlyArray<{ readonly id: number; readonly title: string }>
+  /** The item lists the sidebar offers, and which of them this visitor starred (kept in the session). */
+  readonly lists: ReadonlyArray<{ readonly id: number; readonly title: string; readonly starred: boolean }>
 }
 
 /** A signed-in visitor, as the `signedIn` guard passes it to what it guards (kept in the session). */
@@ -71,8 +71,11 @@ const rootLayout = layout()({ id: 'root', mode: 'static', actions: { theme: ['th
 
 export const layouts = {
   root: rootLayout,
-  /** Around the item pages: a sidebar of item lists with a filter box. */
-  items: layout<ItemsLayoutData>()({ id: 'items', mode: 'static', parent: rootLayout }),
+  /**
+   * Around the item pages: a sidebar of item lists with a filter box, the starred ones
+   * marked (per visitor: dynamic), and `star` (the list `id`, `starred` yes or no).
+   */
+  items: layout<ItemsLayoutData>()({ id: 'items', mode: 'dynamic', parent: rootLayout, actions: { star: ['id', 'starred'] } }),
   /** Around the signed-in pages: guarded (signed out: to /login), the account's email and the sign-out form. */
   account: layout<AccountLayoutData>()({
     id: 'account',

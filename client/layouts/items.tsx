@@ -1,12 +1,13 @@
 /**
- * The items layout: around every item list, a sidebar of the lists with a filter box.
+ * The items layout: around every item list, a sidebar of the lists with a filter box,
+ * the visitor's starred lists marked, and on a list's pages a "Star this list" toggle.
  * It stays mounted while the visitor moves from list to list (what is typed in the
  * filter survives), and its data comes once, then is reused while fresh.
  */
 import { useState } from 'react'
 import { useLocation } from 'wouter'
-import { href, layouts } from '../../shared/routes.js'
-import { defineLayout, type LayoutProps, Link, type RouteFailure } from '../framework/index.js'
+import { href, layouts, matchRoute } from '../../shared/routes.js'
+import { defineLayout, type LayoutProps, Link, type RouteFailure, useAction } from '../framework/index.js'
 
 export default defineLayout(layouts.items, {
   Component: ItemsLayout,
@@ -18,6 +19,7 @@ function ItemsLayout({ data, children }: LayoutProps<typeof layouts.items>) {
   const [filter, setFilter] = useState('')
   const needle = filter.trim().toLowerCase()
   const shown = data.lists.filter((list) => list.title.toLowerCase().includes(needle))
+  const onScreen = data.lists.find((list) => String(list.id) === matchRoute(path)?.params.id)
   return (
     <div className="with-sidebar">
       <aside className="sidebar" aria-label="Item lists">
@@ -29,18 +31,45 @@ function ItemsLayout({ data, children }: LayoutProps<typeof layouts.items>) {
           {shown.map((list) => {
             const to = href('items', { id: String(list.id) })
             return (
-              <li key={list.id}>
+              <li key={list.id} className={list.starred ? 'starred' : undefined}>
                 <Link href={to} aria-current={path === to ? 'page' : undefined}>
                   {list.title}
                 </Link>
+                {list.starred && <span aria-label="starred"> ★</span>}
               </li>
             )
           })}
         </ul>
         {shown.length === 0 && <p>No list matches.</p>}
       </aside>
-      <div className="sidebar-content">{children}</div>
+      <div className="sidebar-content">
+        {onScreen && <StarToggle key={onScreen.id} list={onScreen.id} starred={onScreen.starred} />}
+        {children}
+      </div>
     </div>
+  )
+}
+
+/**
+ * Stars the list on screen without leaving it. It shows what was asked at once (the
+ * hook's pending values), and the sidebar's mark once the layout's data is loaded again;
+ * a refused or failed toggle shows the star as the server has it.
+ */
+function StarToggle({ list, starred }: { readonly list: number; readonly starred: boolean }) {
+  const star = useAction(layouts.items, 'star')
+  const shown = star.values ? star.values.starred === 'yes' : starred
+  return (
+    <star.Form className="star-toggle" aria-busy={star.pending}>
+      {(form) => (
+        <>
+          <input {...form.hidden('id', String(list))} />
+          <input {...form.hidden('starred', shown ? 'no' : 'yes')} />
+          <button type="submit" aria-pressed={shown}>
+            <span aria-hidden="true">{shown ? '★' : '☆'}</span> Star this list
+          </button>
+        </>
+      )}
+    </star.Form>
   )
 }
 

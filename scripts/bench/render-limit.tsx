@@ -15,15 +15,15 @@ import items from '../../client/pages/items.js'
 import { application } from '../../server/application.js'
 
 const appDefinition = application.definition
-const data = await appDefinition.serverPages.items.loader({
-  params: { id: '7' },
-  searchParams: new URLSearchParams(),
+// A visitor without a session: what a benchmark's requests are.
+const perRequest = {
   request: {} as never,
   cookies: {},
   response: { setCookie() {}, deleteCookie() {}, setHeader() {} },
   session: { get() {}, set() {}, end() {}, regenerate() {}, flash() {}, takeFlash: () => undefined },
-})
-const layoutData = await appDefinition.serverLayouts.items.loader({ request: {} as never })
+}
+const data = await appDefinition.serverPages.items.loader({ params: { id: '7' }, searchParams: new URLSearchParams(), ...perRequest })
+const layoutData = await appDefinition.serverLayouts.items.loader(perRequest)
 const page = {
   payload: {
     kind: 'page' as const,
