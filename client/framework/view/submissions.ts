@@ -6,9 +6,10 @@
  * - A submission is pending until what the server changed is on screen: the action's
  *   answer, then the page on screen loaded again (`revalidate`), or the navigation to
  *   the page it redirects to begun. Its values are readable meanwhile (optimistic UI).
- * - `<Form>` sends one at a time (a double click sends once). `useAction` sends any
- *   number: the newest decides what is shown; an older one's answer, when it comes, only
- *   says whether the server changed something the newest must still show.
+ * - `<Form>` takes one at a time (a double click sends once). `useAction` takes any
+ *   number and sends them in order, each once the one before has answered (so each
+ *   carries the session the one before left); the newest decides what is shown, an
+ *   older one's answer only says whether the server changed something.
  * - A refusal or failure is this action's own: its state, and no pending values, so
  *   what an optimistic UI showed goes back to the data.
  */
@@ -52,6 +53,8 @@ export class Submissions {
   #newest = 0
   /** An older submission succeeded after the newest was sent: what it changed must reach the screen too. */
   #changedMeanwhile = false
+  /** The submissions sent or waiting, in order: the next goes once the last has answered. */
+  #line: Promise<unknown> = Promise.resolve()
 
   constructor(action: string, concurrent: boolean, fromServer: ActionState | undefined) {
     this.#action = action
@@ -78,7 +81,9 @@ export class Submissions {
     this.#update({ pending: values, state: undefined })
     const sentFrom = window.location.pathname + window.location.search
     const navigationsBefore = context.engine?.navigations
-    const sent = await this.#send(sentFrom, body)
+    const turn = this.#line.then(() => this.#send(sentFrom, body))
+    this.#line = turn
+    const sent = await turn
     if (number !== this.#newest) {
       if (sent.kind === 'done') this.#changedMeanwhile = true
       return // a newer submission decides what is shown
