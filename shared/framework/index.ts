@@ -15,6 +15,7 @@ export type {
   GuardValueOf,
   LayoutDataOf,
   LayoutTable,
+  PrefetchMode,
   RenderMode,
   RouteParams,
   RouteTable,

@@ -25,6 +25,18 @@ export type { ActionSecretFields, ActionValueFields, SecretsDecl, SecretsFor, Se
 
 export type RenderMode = 'static' | 'dynamic'
 
+/**
+ * When a `<Link>` to a route's page loads it ahead of a click: when the link comes into
+ * view, when the user shows intent (hover, focus, touch start), or never. By default
+ * a static page in view (its answer is shared, cheap to serve) and a dynamic page on
+ * intent (each prefetch runs its loaders).
+ */
+export type PrefetchMode = 'viewport' | 'intent' | 'none'
+
+export function prefetchModeOf(route: { readonly mode: RenderMode; readonly prefetch?: PrefetchMode | undefined } | undefined): PrefetchMode {
+  return route?.prefetch ?? (route?.mode === 'static' ? 'viewport' : 'intent')
+}
+
 /** `'/items/:id/:tab'` -> `'id' | 'tab'` */
 export type ParamNames<Pattern extends string> = Pattern extends `${string}:${infer Rest}`
   ? Rest extends `${infer Name}/${infer Tail}`
@@ -132,6 +144,8 @@ export interface RouteDef<
    * rendering, and a whole-string render is about twice as fast (docs/decisions/008).
    */
   readonly stream?: boolean
+  /** When links prefetch the page: see `PrefetchMode`. */
+  readonly prefetch?: PrefetchMode | undefined
   /** The layout the page sits in; none: the root layout. */
   readonly layout?: AnyLayout | undefined
   /** Set when the route has a guard of its own (its server module gives it). */
@@ -185,6 +199,7 @@ export function route<Data>() {
     // Keyed the same way, each naming only its own action's fields.
     secrets?: Secrets & { readonly [A in Exclude<keyof Secrets, keyof Actions>]: never }
     stream?: boolean
+    prefetch?: PrefetchMode
     /** A static page may sit only in a static, unguarded layout: the type checker refuses another. */
     layout?: Layout & (Mode extends 'static' ? StaticLayout : AnyLayout)
     /** A static page is shared by every visitor: it cannot be guarded. */

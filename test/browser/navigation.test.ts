@@ -58,6 +58,24 @@ t.test('navigation engine', async (t) => {
     t.same(tracked.documentRequests, [`${origin}/long`])
   })
 
+  t.test('by default a dynamic page is prefetched on intent, a static one in view; a route may say never', async (t) => {
+    const tracked = await open(t, '/links')
+    const { page } = tracked
+    // In view together, in this order: were the dynamic links prefetched in view, the
+    // queue (first in, first out) would have started them before the static one.
+    await waitUntil(() => tracked.dataFinished.includes(`${origin}/_data/static-page?in-view=1`), 'the static page in view is prefetched')
+    t.equal(countOf(tracked, '/target?intent=1'), 0, 'a dynamic page in view is not')
+    t.equal(countOf(tracked, '/chunky'), 0)
+
+    await page.getByRole('link', { name: 'On intent', exact: true }).hover()
+    await waitUntil(() => countOf(tracked, '/target?intent=1') === 1, 'hovering it prefetches it')
+    // Intent puts a link first in the queue: had Chunky been asked for, it would have gone before.
+    await page.getByRole('link', { name: 'Chunky' }).hover()
+    await page.getByRole('link', { name: 'On intent too' }).focus()
+    await waitUntil(() => countOf(tracked, '/target?intent=2') === 1, 'focusing a link prefetches it')
+    t.equal(countOf(tracked, '/chunky'), 0, "a route that says 'none' is never prefetched")
+  })
+
   t.test('a link with target="_blank" opens a new tab, a link with download saves a file: the page stays, nothing is prefetched', async (t) => {
     const tracked = await open(t, '/links')
     const newTab = tracked.page.getByRole('link', { name: 'In a new tab' })

@@ -20,6 +20,7 @@ import type { Changed } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
 import { locationKey } from '../../../shared/framework/location.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import { prefetchModeOf, type PrefetchMode, type Router } from '../../../shared/framework/route-table.js'
 import type { AppNavigation, PrefetchReason } from '../view/navigation-context.js'
 import { Arrival } from './arrival.js'
 import { observeLink } from './link-visibility.js'
@@ -48,6 +49,8 @@ export type NavigationEvent =
 
 export interface NavigationEngineOptions {
   readonly store: PageStore
+  /** Which route a link leads to, for its prefetch mode. */
+  readonly router: Pick<Router<any>, 'match'>
   /** A full document load; `location.assign` in the browser. */
   readonly hardNavigate: (url: string) => void
   /**
@@ -62,6 +65,7 @@ export interface NavigationEngineOptions {
 export class NavigationEngine implements AppNavigation {
   readonly aroundNav: AppNavigation['aroundNav']
   readonly #store: PageStore
+  readonly #router: Pick<Router<any>, 'match'>
   readonly #hardNavigate: (url: string) => void
   readonly #status = new NavigationStatusStore()
   readonly #loading: NavigationLoading
@@ -71,8 +75,9 @@ export class NavigationEngine implements AppNavigation {
   /** The page on screen: its location key and what kind of page it is. */
   #shown: { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined
 
-  constructor({ store, hardNavigate, listenToPopState }: NavigationEngineOptions) {
+  constructor({ store, router, hardNavigate, listenToPopState }: NavigationEngineOptions) {
     this.#store = store
+    this.#router = router
     this.#hardNavigate = hardNavigate
     this.#loading = new NavigationLoading({
       load: (key) => store.load(key),
@@ -104,6 +109,12 @@ export class NavigationEngine implements AppNavigation {
     if (prefersSavingData()) return
     const key = keyOf(href)
     if (key && key !== currentKey()) this.#queue.add(key, reason === 'intent')
+  }
+
+  /** When links to `href` prefetch: as its route says, by default by its render mode (a page no route matches: on intent). */
+  prefetchModeOf(href: string): PrefetchMode {
+    const key = keyOf(href)
+    return prefetchModeOf(key === undefined ? undefined : this.#router.match(key.split('?', 1)[0]!)?.route)
   }
 
   /** The link left the viewport: forget its prefetch if it has not started. */

@@ -107,7 +107,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   })
 
   const [{ NavigationEngine }] = await Promise.all([engineChunk, hydration])
-  const navigation = new NavigationEngine({ store, hardNavigate, listenToPopState: (listener) => (onPopState = listener) })
+  const navigation = new NavigationEngine({ store, router: app.router, hardNavigate, listenToPopState: (listener) => (onPopState = listener) })
   root.render(
     tree(navigation, () => {
       markInteractive()

@@ -1,5 +1,6 @@
 import { useContext, useEffect, useRef, type AnchorHTMLAttributes, type ReactNode, type SyntheticEvent } from 'react'
 import { Link as WouterLink } from 'wouter'
+import type { PrefetchMode } from '../../../shared/framework/route-table.js'
 import { NavigationContext } from './navigation-context.js'
 
 export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>, 'href'> {
@@ -7,8 +8,12 @@ export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>,
   readonly href: string
   /** Replace the current history entry instead of pushing one. */
   readonly replace?: boolean
-  /** Load the page ahead of a click (in view, on hover, focus or touch). Default true. */
-  readonly prefetch?: boolean
+  /**
+   * Load the page ahead of a click: as its route declares (`true`, the default: a
+   * static page when the link comes into view, a dynamic page on hover, focus or
+   * touch start), never (`false` or `'none'`), or as given (`'viewport'`, `'intent'`).
+   */
+  readonly prefetch?: boolean | PrefetchMode
   readonly children?: ReactNode
 }
 
@@ -17,18 +22,19 @@ export interface LinkProps extends Omit<AnchorHTMLAttributes<HTMLAnchorElement>,
  * (chunk and data first, then the swap); modified clicks, middle clicks and no
  * JavaScript fall back to the browser's own link, as does a link the browser opens
  * elsewhere (`target` other than `_self`, or `download`): a plain `<a>`, never
- * prefetched. Unless `prefetch={false}`, the page is prefetched when the link comes
- * into view and when the user shows intent.
+ * prefetched. Otherwise the page is prefetched as `prefetch` says; a link in view
+ * also prefetches on intent.
  */
 export function Link({ href, replace, prefetch = true, children, onMouseEnter, onFocus, onTouchStart, ...rest }: LinkProps) {
   const engine = useContext(NavigationContext)
   const ref = useRef<HTMLAnchorElement>(null)
   const elsewhere = opensElsewhere(rest)
+  const mode: PrefetchMode = prefetch === false ? 'none' : prefetch === true ? (engine?.prefetchModeOf(href) ?? 'none') : prefetch
 
   useEffect(() => {
-    if (!engine || !prefetch || elsewhere || !ref.current) return
+    if (!engine || mode !== 'viewport' || elsewhere || !ref.current) return
     return engine.observeLink(ref.current, href)
-  }, [engine, prefetch, elsewhere, href])
+  }, [engine, mode, elsewhere, href])
 
   if (elsewhere) {
     return (
@@ -41,7 +47,7 @@ export function Link({ href, replace, prefetch = true, children, onMouseEnter, o
   function withIntent<E extends SyntheticEvent>(handler: ((event: E) => void) | undefined) {
     return (event: E) => {
       handler?.(event)
-      if (prefetch) engine?.prefetch(href, 'intent')
+      if (mode !== 'none') engine?.prefetch(href, 'intent')
     }
   }
 

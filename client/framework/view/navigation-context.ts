@@ -7,6 +7,7 @@ import { createContext, useContext } from 'react'
 import type { AroundNavHandler } from 'wouter'
 import type { Changed } from '../../../shared/framework/actions.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { PrefetchMode } from '../../../shared/framework/route-table.js'
 
 export interface NavigationState {
   /** A navigation has been loading for longer than the slow threshold (150 ms). */
@@ -25,6 +26,8 @@ export interface AppNavigation {
   getState(): NavigationState
   /** Asks for `href` to be loaded ahead of a click. */
   prefetch(href: string, reason: PrefetchReason): void
+  /** When links to `href` prefetch, as its route declares (by default: a static page in view, a dynamic one on intent). */
+  prefetchModeOf(href: string): PrefetchMode
   /** Prefetches `href` while `element` is near the viewport; the returned function stops. */
   observeLink(element: Element, href: string): () => void
   /**
