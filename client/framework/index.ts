@@ -9,6 +9,7 @@ export type { ErrorComponent, LayoutModule, LayoutProps, NotFoundComponent, Page
 export { Link, type LinkProps } from './view/link.js'
 export { Form, type FieldProps, type FileInputProps, type FormApi, type FormProps } from './view/form.js'
 export { useAction, type ActionHandle, type BoundFormProps } from './view/use-action.js'
+export { Await, type AwaitProps, type PartFailure } from './view/await.js'
 export { LongList, type LongListProps } from './view/long-list.js'
 export { useNavigation } from './view/navigation-context.js'
 export { ActionStateContext } from './view/action-state.js'

@@ -4,6 +4,7 @@
  * the first page and every navigated page take the same path through the code.
  */
 import type { ActionState } from './actions.js'
+import type { DeferredRef } from './deferred.js'
 import type { RedirectStatus } from './errors.js'
 import type { RenderMode } from './route-table.js'
 import { DATA_PREFIX } from './constants.js'
@@ -24,6 +25,11 @@ export type LayoutData = Readonly<Record<string, unknown>>
  */
 interface InLayouts {
   readonly layouts?: LayoutData
+  /**
+   * The parts of its data and its layouts' that follow later in the same answer
+   * (./deferred.ts); until then their values here are placeholders.
+   */
+  readonly deferred?: readonly DeferredRef[]
 }
 
 /**

@@ -19,6 +19,7 @@ import type { FileFieldsDecl, FilesDecl } from './uploads.js'
 import type { GuardDecl, OwnGuard, ScopeOf } from './guard-declaration.js'
 import type { SecretsDecl, SecretsFor } from './secret-fields.js'
 import { compile, decodeParam } from './route-pattern.js'
+import type { WithoutDeferred } from './deferred.js'
 
 export { guarded, type GuardDecl, type GuardValueOf } from './guard-declaration.js'
 export type { ActionSecretFields, ActionValueFields, SecretsDecl, SecretsFor, SecretsOf } from './secret-fields.js'
@@ -99,7 +100,8 @@ export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any, any
 export function layout<Data = undefined>() {
   return <
     const Id extends string,
-    const Mode extends RenderMode,
+    // Data with promises in it (deferred parts) is for a dynamic layout only.
+    const Mode extends (WithoutDeferred<Data> extends true ? RenderMode : 'dynamic'),
     const Actions extends ActionsDecl = {},
     const Parent extends AnyLayout | undefined = undefined,
     Value = never,
@@ -183,7 +185,8 @@ export type RouteParams<R> = ParamsOf<PatternOf<R>>
 export function route<Data>() {
   return <
     const Pattern extends string,
-    const Mode extends RenderMode,
+    // A static page is rendered once and kept: its data cannot have deferred parts (promises).
+    const Mode extends (WithoutDeferred<Data> extends true ? RenderMode : 'dynamic'),
     const Actions extends ActionsDecl = {},
     const Files extends FilesDecl & { readonly [A in keyof Actions]?: FileFieldsDecl } = {},
     const Layout extends AnyLayout | undefined = undefined,

@@ -10,12 +10,14 @@
  * first and show the page without the engine's scroll, focus and announcement.
  */
 import { flushSync } from 'react-dom'
-import { hydrateRoot, type Root } from 'react-dom/client'
+import { hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client'
 import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
 import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
 import { locationKey } from '../../../shared/framework/location.js'
-import type { AnyPayload } from '../../../shared/framework/page-payload.js'
+import type { AnyPayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import { DEFERRED_GLOBAL, isDeferredDataError, type DeferredOutcome } from '../../../shared/framework/deferred.js'
+import { deferredParts } from './deferred-parts.js'
 import type { LayoutTable, Router, RouteTable } from '../../../shared/framework/route-table.js'
 import { AppRoot } from '../view/app-root.js'
 import { showCaughtRenderError } from '../view/dev-overlay.js'
@@ -49,8 +51,9 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   const bootstrap = document.getElementById(BOOTSTRAP_ELEMENT_ID)
   const container = document.getElementById(ROOT_ELEMENT_ID)
   if (!bootstrap?.textContent || !container) throw new Error('The page has no bootstrap data or root element')
-  const payload = JSON.parse(bootstrap.textContent) as AnyPayload
-  if (payload.kind === 'redirect') throw new Error('A document never carries a redirect payload')
+  const bootstrapped = JSON.parse(bootstrap.textContent) as AnyPayload
+  if (bootstrapped.kind === 'redirect') throw new Error('A document never carries a redirect payload')
+  const payload = receiveDocumentParts(bootstrapped)
 
   const modules = new PageModules(app.pages)
   const layoutData = new LayoutData(app.router, () => Date.now())
@@ -95,14 +98,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
         performance.mark('app:hydrated') // what `npm run bench` reads as hydration time
         hydrated()
       }),
-      {
-        onCaughtError(error, info) {
-          console.error(error) // the error page tells the user to look here
-          reportCaughtError(error, info.componentStack)
-          // `npm run dev`: Vite's overlay too. Never in a build: the condition is `false` there.
-          if (import.meta.env.DEV) showCaughtRenderError(error, info.componentStack)
-        },
-      },
+      ROOT_OPTIONS,
     )
   })
 
@@ -133,6 +129,49 @@ async function firstPageModule(routes: RouteTable, modules: PageModules, routeId
   await Promise.resolve() // after the rest of the module graph: see above
   const route = routes[routeId]
   return (route && definedPage(route)) ?? modules.load(routeId)
+}
+
+/** How the root hears of errors React recovered from or a boundary caught. */
+const ROOT_OPTIONS: HydrationOptions = {
+  onRecoverableError(error) {
+    // A boundary the server could not finish because its deferred part failed: shown
+    // by the boundary, reported once already, on the server.
+    if (isDeferredDataError(error) || failedPartDigests.has((error as { digest?: string }).digest ?? '')) return
+    reportError(error)
+  },
+  onCaughtError(error, info) {
+    // A deferred part's failure was logged and reported on the server, once; its boundary shows the digest.
+    if (isDeferredDataError(error)) return
+    console.error(error) // the error page tells the user to look here
+    reportCaughtError(error, info.componentStack)
+    // `npm run dev`: Vite's overlay too. Never in a build: the condition is `false` there.
+    if (import.meta.env.DEV) showCaughtRenderError(error, info.componentStack)
+  },
+}
+
+/** The digests of the deferred parts that failed on the server: their boundaries' recoverable errors say nothing new. */
+const failedPartDigests = new Set<string>()
+
+/**
+ * The first page's deferred parts: their outcomes are scripts in the streamed document
+ * that push to a queue (DEFERRED_GLOBAL); those already run are in it, later ones call
+ * the settling push directly. Once the document is whole, a part that never came fails.
+ */
+function receiveDocumentParts<P extends ScreenPayload>(payload: P): P {
+  if (!payload.deferred) return payload
+  const parts = deferredParts(payload)
+  const settle = (outcome: DeferredOutcome) => {
+    if ('error' in outcome && outcome.error.digest) failedPartDigests.add(outcome.error.digest)
+    parts.settle(outcome)
+  }
+  const global = window as unknown as Record<string, { push(outcome: DeferredOutcome): void } | DeferredOutcome[] | undefined>
+  const arrived = global[DEFERRED_GLOBAL]
+  if (Array.isArray(arrived)) arrived.forEach(settle)
+  global[DEFERRED_GLOBAL] = { push: settle }
+  const ended = () => parts.end('This part of the page did not arrive. Reload the page to try again.')
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ended, { once: true })
+  else ended()
+  return parts.payload
 }
 
 function readMonitoringConfig(): BrowserMonitoringConfig | undefined {

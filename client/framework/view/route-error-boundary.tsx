@@ -1,6 +1,7 @@
 import { Component, type ReactNode } from 'react'
-import type { ErrorComponent } from '../page-module.js'
-import { ClientErrorPage } from './error-page.js'
+import { isDeferredDataError } from '../../../shared/framework/deferred.js'
+import type { ErrorComponent, RouteFailure } from '../page-module.js'
+import { ClientErrorPage, ErrorPage } from './error-page.js'
 
 interface Props {
   readonly children: ReactNode
@@ -12,6 +13,8 @@ interface Props {
 
 interface State {
   readonly failed: boolean
+  /** What failed, as the error component is told: a render, or a deferred part of the data (its digest). */
+  readonly failure?: RouteFailure
   /** Where the failure happened (known once React reported it). */
   readonly failedAt?: string | undefined
 }
@@ -26,12 +29,14 @@ interface State {
 export class RouteErrorBoundary extends Component<Props, State> {
   override state: State = { failed: false }
 
-  static getDerivedStateFromError(): Partial<State> {
-    return { failed: true }
+  static getDerivedStateFromError(error: unknown): Partial<State> {
+    return { failed: true, failure: failureOf(error) }
   }
 
   static getDerivedStateFromProps(props: Props, state: State): Partial<State> | null {
-    return state.failed && state.failedAt !== undefined && state.failedAt !== props.resetKey ? { failed: false, failedAt: undefined } : null
+    return state.failed && state.failedAt !== undefined && state.failedAt !== props.resetKey
+      ? { failed: false, failedAt: undefined, failure: undefined }
+      : null
   }
 
   override componentDidCatch(): void {
@@ -41,6 +46,20 @@ export class RouteErrorBoundary extends Component<Props, State> {
   override render() {
     if (!this.state.failed) return this.props.children
     const { Fallback } = this.props
-    return Fallback ? <Fallback failure={{ kind: 'render' }} /> : <ClientErrorPage />
+    const { failure = { kind: 'render' } } = this.state
+    if (Fallback) return <Fallback failure={failure} />
+    if (failure.kind === 'render') return <ClientErrorPage />
+    const { status, digest, message } = failure
+    return (
+      <ErrorPage
+        error={{ kind: 'error', status, buildId: '', ...(digest !== undefined ? { digest } : {}), ...(message !== undefined ? { message } : {}) }}
+      />
+    )
   }
+}
+
+/** A deferred part that failed is the loader's failure, late: its digest finds the server's log line. */
+function failureOf(error: unknown): RouteFailure {
+  if (!isDeferredDataError(error)) return { kind: 'render' }
+  return { kind: 'loader', status: 500, digest: error.digest, ...(error.digest === undefined ? { message: error.message } : {}) }
 }

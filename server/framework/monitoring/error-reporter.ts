@@ -13,6 +13,8 @@ export interface FailureContext {
   /** The layout whose loader or action failed. */
   readonly layoutId?: string
   readonly action?: string
+  /** The deferred part of a loader's data that failed (its key). */
+  readonly part?: string
 }
 
 /** What a report says of the request that failed. */

@@ -17,6 +17,7 @@ export const sentryReporter: ErrorReporter = {
       if (context.routeId) scope.setTag('route', context.routeId)
       if (context.layoutId) scope.setTag('layout', context.layoutId)
       if (context.action) scope.setTag('action', context.action)
+      if (context.part) scope.setTag('deferred_part', context.part)
       scope.setContext('request', { method: context.method, path: context.path })
       scope.setUser({ ip_address: context.clientAddress })
       Sentry.captureException(error)

@@ -88,9 +88,26 @@ export function renderDocumentHead(render: PageRender): string {
     (render.monitoring
       ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(render.monitoring)}</script>`
       : '') +
-    `<script type="module" src="${escapeHtml(startScriptFor(manifest, routeId))}"${nonceAttribute}></script>` +
+    (startsAfterShell(render) ? '' : startScriptTag(render)) +
     `</head><body><div id="${ROOT_ELEMENT_ID}">`
   )
+}
+
+/**
+ * A page with deferred parts has its script right after React's shell, `async`: it
+ * hydrates as soon as it has loaded, while the parts are still on their way (in the
+ * head it would wait for the whole document, the last part included).
+ */
+export function startsAfterShell(render: PageRender): boolean {
+  return render.deferred?.streamed === true
+}
+
+export function startScriptTag(render: PageRender): string {
+  const { manifest, page } = render
+  const routeId = page.payload.kind === 'page' ? page.payload.routeId : undefined
+  const nonceAttribute = render.nonce ? ` nonce="${escapeHtml(render.nonce.script)}"` : ''
+  const async = startsAfterShell(render) ? ' async' : ''
+  return `<script type="module"${async} src="${escapeHtml(startScriptFor(manifest, routeId))}"${nonceAttribute}></script>`
 }
 
 export const DOCUMENT_TAIL = '</div></body></html>'

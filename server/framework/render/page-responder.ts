@@ -30,6 +30,7 @@ import { originForm } from '../../../shared/framework/location.js'
 import { StaticCache, type StaticData, type StaticPage } from './static-pages.js'
 import { mayCache, rememberData, sendDocument, sendStaticData, sendStaticPage, type Delivery } from './send-document.js'
 import type { InlineStyle } from './inline-style.js'
+import { sendDeferredData } from './deferred-answer.js'
 
 export interface PageResponderOptions {
   /** The pages and their renderer: always the same in production, the latest edit in development. */
@@ -87,7 +88,8 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     delivery,
     buildId,
     anotherBuild: anotherBuildPayload(buildId),
-    resolve: (request, view, location, options) => resolvePage({ definition: view.definition, buildId, development }, request, location, options),
+    resolve: (request, view, location, options) =>
+      resolvePage({ definition: view.definition, buildId, development, deferTimeoutMs: opts.renderTimeoutMs }, request, location, options),
   }
   return {
     buildId,
@@ -145,6 +147,7 @@ async function respondData(
   }
   const { payload } = resolution
   if (mayCache(delivery, payload)) return sendStaticData(delivery, request, reply, rememberData(delivery, location.key, payload))
+  if (payload.deferred) return sendDeferredData(reply, payload, delivery.opts.compression)
   return reply.header('cache-control', NO_STORE).code(payload.status).send(payload)
 }
 

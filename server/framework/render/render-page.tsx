@@ -20,7 +20,10 @@ import type { LayoutSet } from '../../../client/framework/view/screen.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
 import { digestOf } from '../../../shared/framework/digest.js'
-import { DOCUMENT_TAIL, renderDocumentHead } from './document.js'
+import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
+import { isDeferredFailure } from './deferred-parts.js'
+import { partWriter } from './deferred-answer.js'
+import { DOCUMENT_TAIL, renderDocumentHead, startsAfterShell, startScriptTag } from './document.js'
 
 /** Everything one render of one page depends on: built once per request by the page responder. */
 export interface PageRender {
@@ -42,6 +45,12 @@ export interface PageRender {
   readonly htmlAttributes?: string | undefined
   /** What the browser's error reporting needs; absent when monitoring is off. */
   readonly monitoring?: BrowserMonitoringConfig
+  /**
+   * The page's deferred parts: streamed (each written when it settles, the page's script
+   * right after the shell), or settled already (a crawler's whole page: their scripts
+   * go before the end).
+   */
+  readonly deferred?: { readonly streamed: true } | { readonly streamed: false; readonly scripts: string }
 }
 
 export type RenderResult<Body> = { readonly ok: true; readonly body: Body } | { readonly ok: false; readonly error: unknown }
@@ -57,6 +66,11 @@ export interface StreamOptions {
    * error that fails the shell: that one is the result.
    */
   readonly onRecoverableError: (error: unknown, digest: string) => void
+  /**
+   * The outcomes of the page's deferred parts: each goes into the stream as a script
+   * when it settles, between React's writes, and any not yet written before the end.
+   */
+  readonly deferred?: ReadonlyArray<Promise<DeferredOutcome>>
 }
 
 function appElement({ page, location, layouts }: PageRender) {
@@ -66,7 +80,8 @@ function appElement({ page, location, layouts }: PageRender) {
 /** The whole document as one string. */
 export function renderWhole(render: PageRender): RenderResult<string> {
   try {
-    return { ok: true, body: renderDocumentHead(render) + renderToString(appElement(render)) + DOCUMENT_TAIL }
+    const parts = render.deferred?.streamed === false ? render.deferred.scripts : ''
+    return { ok: true, body: renderDocumentHead(render) + renderToString(appElement(render)) + parts + DOCUMENT_TAIL }
   } catch (error) {
     return { ok: false, error }
   }
@@ -94,14 +109,17 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
     const { pipe, abort } = renderToPipeableStream(appElement(render), {
       ...(render.nonce ? { nonce: render.nonce.script } : {}),
       onShellReady() {
-        // The head first, then React's HTML as it comes, and the tail once React ends.
+        // The head first, then React's HTML as it comes, the deferred parts as they
+        // settle, and the tail once React and every part are done.
+        const parts = partWriter(options.deferred ?? [], render.nonce?.script, startsAfterShell(render) ? startScriptTag(render) : '')
         const body = new Transform({
           transform: (chunk, _encoding, done) => done(null, chunk),
-          flush: (done) => done(null, DOCUMENT_TAIL),
+          flush: (done) => void parts.rest().then((scripts) => done(null, scripts + DOCUMENT_TAIL)),
         })
         body.push(head)
         body.on('close', () => clearTimeout(timer))
         pipe(body)
+        parts.start(body)
         reportEarly()
         resolve({ ok: true, body })
       },
@@ -111,6 +129,8 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
         resolve({ ok: false, error })
       },
       onError(error) {
+        // A deferred part's failure was reported when it failed: its boundary only passes the digest on.
+        if (isDeferredFailure(error)) return error.digest
         const digest = digestOf(error)
         if (early) early.push({ error, digest })
         else options.onRecoverableError(error, digest)

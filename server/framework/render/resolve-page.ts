@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../../shared/framework/errors.js'
-import type { DevError, ErrorPayload, LayoutData, PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
 import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
@@ -13,6 +13,7 @@ import { RefusalError, sameSiteLocation } from '../http-errors.js'
 import { runGuards, UNGUARDED, type GuardOutcome } from '../guards.js'
 import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
+import { LoadedData } from './deferred-parts.js'
 
 export type Resolution = (
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
@@ -63,6 +64,8 @@ export interface ResolveContext {
   readonly buildId: string
   /** `npm run dev`: an unexpected failure's message and stack go into its payload. */
   readonly development: boolean
+  /** A deferred part still pending this long after its loader returned is a failure. */
+  readonly deferTimeoutMs: number
 }
 
 /** What one page-data request asks besides its location. */
@@ -128,22 +131,23 @@ export async function resolvePage(
     perRequestContext,
   })
 
-  const layouts: Record<string, unknown> = {}
   const inRoute = routeId !== undefined ? { routeId } : {}
+  const loaded = new LoadedData(request, inRoute, resolveContext.deferTimeoutMs)
   for (const [i, layout] of open.entries()) {
     const result = layoutResults[i]
     if (!result) continue
-    if (!result.ok) {
-      return withResponse(failure(result.error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...withLayouts(layouts) }))
+    const error = result.ok ? loaded.addLayout(layout, result.value) : result.error
+    if (error !== undefined) {
+      return withResponse(failure(error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...loaded.placement() }))
     }
-    layouts[layout.id] = result.value
   }
   if (!guards.ok) {
     const placement = guards.layoutId !== undefined ? { failedLayout: guards.layoutId } : {}
-    return withResponse(failure(guards.error, resolveContext, request, { ...inRoute, ...placement, ...withLayouts(layouts) }, 'guard'))
+    return withResponse(failure(guards.error, resolveContext, request, { ...inRoute, ...placement, ...loaded.placement() }, 'guard'))
   }
-  if (!match || !pageResult) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...withLayouts(layouts) } })
-  if (!pageResult.ok) return withResponse(failure(pageResult.error, resolveContext, request, { ...inRoute, ...withLayouts(layouts) }))
+  if (!match || !pageResult) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...loaded.placement() } })
+  const page = pageResult.ok ? loaded.page(match, pageResult.value) : { error: pageResult.error }
+  if ('error' in page) return withResponse(failure(page.error, resolveContext, request, { ...inRoute, ...loaded.placement() }))
   const payload: PagePayload = {
     kind: 'page',
     status: 200,
@@ -151,8 +155,8 @@ export async function resolvePage(
     routeId: match.id,
     mode: match.route.mode,
     params: match.params,
-    data: pageResult.value,
-    ...withLayouts(layouts),
+    data: page.data,
+    ...loaded.placement(),
     ...(response?.changesState ? { once: true as const } : {}),
   }
   return withResponse({ kind: 'screen', payload })
@@ -202,16 +206,11 @@ async function runLoaders(
   return { layoutResults: await Promise.all(layoutJobs), pageResult: await pageJob }
 }
 
-/** `{ layouts }` when any layout data was loaded; nothing otherwise (most payloads of an app without layout data). */
-function withLayouts(layouts: Record<string, unknown>): { layouts?: LayoutData } {
-  return Object.keys(layouts).length > 0 ? { layouts } : {}
-}
-
 /**
  * Where a failure is shown, which also says which loader failed: the layout named by
  * `failedLayout`, else the page of `routeId`.
  */
-type Placement = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts'>
+type Placement = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts' | 'deferred'>
 
 /** Which loader failed, for the log line and the report. */
 interface FailureSource {

@@ -19,6 +19,8 @@ import type { PageResponderOptions } from './page-responder.js'
 import type { PageRender } from './render-page.js'
 import { documentFor, encodedDocumentFor, type StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
 import { pipeline } from 'node:stream'
+import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
+import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-answer.js'
 
 /** What page delivery keeps for the server's life: its options, the static routes' answers, its 500 page. */
 export interface Delivery {
@@ -112,7 +114,11 @@ export function sendStaticData(delivery: Delivery, request: FastifyRequest, repl
 export async function sendDocument(delivery: Delivery, reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
   const page = await readyPage(view, payload)
   const cacheable = mayCache(delivery, payload)
-  const streamed = isStreamed(view, payload)
+  // A page with deferred parts streams them; a crawler gets it whole once they are all there.
+  const deferred = deferredOutcomes(payload)
+  const crawler = deferred.length > 0 && isCrawler(reply.request)
+  const parts: PageRender['deferred'] = crawler ? { streamed: false, scripts: await settledScripts(deferred, reply.cspNonce?.script) } : undefined
+  const streamed = isStreamed(view, payload) || (deferred.length > 0 && !crawler)
   // A static route's page is rendered once, without a nonce, and kept.
   if (cacheable && !streamed) {
     const result = view.renderer.renderWhole(pageRender(delivery.opts, view, page, location, undefined, ''))
@@ -122,8 +128,11 @@ export async function sendDocument(delivery: Delivery, reply: FastifyReply, view
     rememberData(delivery, location.key, payload) // the client's next navigation here needs no loader run either
     return sendStaticPage(delivery, reply.request, reply, cached)
   }
-  const render = pageRender(delivery.opts, view, page, location, reply.cspNonce, documentAttributesOf(view, reply.request))
-  if (streamed) return sendStreamed(delivery, reply, view, render, payload, cacheable)
+  const render = {
+    ...pageRender(delivery.opts, view, page, location, reply.cspNonce, documentAttributesOf(view, reply.request)),
+    ...(parts ? { deferred: parts } : deferred.length > 0 ? { deferred: { streamed: true as const } } : {}),
+  }
+  if (streamed) return sendStreamed(delivery, reply, view, render, payload, cacheable, deferred)
   const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
   const result = view.renderer.renderWhole(render)
   if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
@@ -133,7 +142,15 @@ export async function sendDocument(delivery: Delivery, reply: FastifyReply, view
 }
 
 /** A streamed route's page: aborted when the client goes, compressed here as it streams. */
-async function sendStreamed(delivery: Delivery, reply: FastifyReply, view: AppView, render: PageRender, payload: ScreenPayload, cacheable: boolean) {
+async function sendStreamed(
+  delivery: Delivery,
+  reply: FastifyReply,
+  view: AppView,
+  render: PageRender,
+  payload: ScreenPayload,
+  cacheable: boolean,
+  deferred: ReadonlyArray<Promise<DeferredOutcome>>,
+) {
   const { opts } = delivery
   const aborted = new AbortController()
   reply.raw.on('close', () => {
@@ -142,6 +159,7 @@ async function sendStreamed(delivery: Delivery, reply: FastifyReply, view: AppVi
   const result = await view.renderer.renderStream(render, {
     timeoutMs: opts.renderTimeoutMs,
     signal: aborted.signal,
+    deferred,
     onRecoverableError: (error, digest) => {
       reportFault(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
     },
@@ -157,6 +175,11 @@ async function sendStreamed(delivery: Delivery, reply: FastifyReply, view: AppVi
   const compressed = compressingStream(encoding)
   pipeline(result.body, compressed, () => {})
   return reply.header('content-encoding', encoding).send(compressed)
+}
+
+/** Every part's script, once all have settled (within the render timeout). */
+async function settledScripts(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, nonce: string | undefined): Promise<string> {
+  return (await Promise.all(outcomes)).map((outcome) => outcomeScript(outcome, nonce)).join('')
 }
 
 /**

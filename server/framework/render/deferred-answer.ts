@@ -1,0 +1,95 @@
+/**
+ * Sending a page's deferred parts (docs/guide/deferred-data.md): into the streamed HTML
+ * as scripts, into the page-data answer as lines, or, for a crawler, waited for before
+ * the page is rendered whole.
+ */
+import { pipeline, Readable, type Writable } from 'node:stream'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { DEFERRED_DATA_TYPE, DEFERRED_GLOBAL, type DeferredOutcome } from '../../../shared/framework/deferred.js'
+import { escapeHtml, serializeForScript } from '../../../shared/framework/html.js'
+import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import { compressingStream, negotiateEncoding } from '../compression.js'
+import { NO_STORE } from '../http-errors.js'
+import { outcomesOf } from './deferred-parts.js'
+
+/**
+ * Crawlers and link previews, told by their user agent (as Next.js and React Router tell
+ * them): they read the HTML once, so they get every part in place, never a fallback.
+ */
+const CRAWLER =
+  /bot\b|crawl|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|lighthouse|bingpreview|yandex|baiduspider/i
+
+export function isCrawler(request: FastifyRequest): boolean {
+  const agent = request.headers['user-agent']
+  return typeof agent === 'string' && CRAWLER.test(agent)
+}
+
+/** The outcomes of a payload's deferred parts (none for a payload without). */
+export function deferredOutcomes(payload: ScreenPayload): Array<Promise<DeferredOutcome>> {
+  return payload.deferred ? outcomesOf({ data: payload.kind === 'page' ? payload.data : undefined, layouts: payload.layouts }, payload.deferred) : []
+}
+
+/** One part's outcome as a script for the browser's queue; it removes itself, leaving nothing for hydration to meet. */
+export function outcomeScript(outcome: DeferredOutcome, nonce: string | undefined): string {
+  const nonceAttribute = nonce ? ` nonce="${escapeHtml(nonce)}"` : ''
+  return `<script${nonceAttribute}>(self.${DEFERRED_GLOBAL}=self.${DEFERRED_GLOBAL}||[]).push(${serializeForScript(outcome)});document.currentScript.remove()</script>`
+}
+
+/**
+ * Writes each outcome into a document stream when it settles. Between two of React's
+ * writes is always between two whole pieces of HTML (React writes a flush's pieces in
+ * one synchronous run), and going through `write` keeps the order with React's.
+ */
+export function partWriter(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, nonce: string | undefined, first: string) {
+  const written = new Set<number>()
+  let firstWritten = false
+  let ending = false
+  const open = (body: Writable) => !ending && !body.writableEnded && !body.destroyed
+  return {
+    /** Writes `first` (the page's script), then each part as it settles: from now, once React's shell is in. */
+    start(body: Writable): void {
+      if (!open(body)) return // React wrote the whole page at once: `rest` has it all
+      if (first) body.write(first)
+      firstWritten = true
+      for (const [index, outcome] of outcomes.entries()) {
+        void outcome.then((settled) => {
+          if (!open(body)) return
+          written.add(index)
+          body.write(outcomeScript(settled, nonce))
+        })
+      }
+    },
+    /** What is not written yet, once every part has settled (within the render timeout). */
+    async rest(): Promise<string> {
+      ending = true
+      const settled = await Promise.all(outcomes)
+      const scripts = settled.map((outcome, index) => (written.has(index) ? '' : outcomeScript(outcome, nonce))).join('')
+      return (firstWritten ? '' : first) + scripts
+    },
+  }
+}
+
+/**
+ * A page-data answer with deferred parts: one JSON value per line, the payload first
+ * (its parts as placeholders), then each part's outcome as it settles; compressed here,
+ * each line flushed, when the client takes an encoding we use.
+ */
+export function sendDeferredData(reply: FastifyReply, payload: ScreenPayload, compression: boolean): FastifyReply {
+  const outcomes = deferredOutcomes(payload)
+  async function* lines() {
+    yield `${JSON.stringify(payload)}\n`
+    const pending = new Map(outcomes.map((outcome, index) => [index, outcome.then((settled) => ({ index, settled }))]))
+    while (pending.size > 0) {
+      const { index, settled } = await Promise.race(pending.values())
+      pending.delete(index)
+      yield `${JSON.stringify(settled)}\n`
+    }
+  }
+  reply.header('cache-control', NO_STORE).code(payload.status).type(`${DEFERRED_DATA_TYPE}; charset=utf-8`)
+  const encoding = compression ? negotiateEncoding(reply.request.headers['accept-encoding']) : undefined
+  const body = Readable.from(lines(), { objectMode: false })
+  if (!encoding) return reply.send(body)
+  const compressed = compressingStream(encoding)
+  pipeline(body, compressed, () => {})
+  return reply.header('content-encoding', encoding).header('vary', 'accept-encoding').send(compressed)
+}

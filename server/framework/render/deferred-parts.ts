@@ -1,0 +1,147 @@
+/**
+ * A loader's deferred parts on the server (docs/guide/deferred-data.md). Each promise is
+ * watched from the moment the loader returns, so none is left to reject unhandled, and
+ * settles within the render timeout: a failure, or a part still pending then, is a
+ * fault reported once (digest, log line, report). What React and the answer get in its
+ * place is a promise that settles the same way and says so the way React reads it
+ * (`status`, `value`, `reason`): a part already there renders at once, not suspended.
+ */
+import type { FastifyRequest } from 'fastify'
+import { deferredKeysOf, type DeferredOutcome, type DeferredRef } from '../../../shared/framework/deferred.js'
+import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
+import { faultOf } from '../failures.js'
+
+/** A part's failure, already reported: React and the answer pass on its digest and nothing else. */
+export class DeferredFailure extends Error {
+  readonly digest: string
+  constructor(digest: string) {
+    super('A deferred part of the page data failed')
+    this.name = 'DeferredFailure'
+    this.digest = digest
+  }
+}
+
+/**
+ * True for a `DeferredFailure`, by its name: in development the renderer is loaded apart
+ * from the server's own modules, so the class may be another copy.
+ */
+export function isDeferredFailure(error: unknown): error is DeferredFailure {
+  return error instanceof Error && error.name === 'DeferredFailure' && typeof (error as { digest?: unknown }).digest === 'string'
+}
+
+/** The outcome of each tracked promise, for the answer that sends it. */
+const outcomes = new WeakMap<object, Promise<DeferredOutcome>>()
+
+/** Where a part's failure is reported from: the route, and the layout whose data holds it. */
+interface PartSource {
+  readonly routeId?: string
+  readonly layoutId?: string
+}
+
+/**
+ * The data with each top-level promise replaced by a tracked one, and the refs of those
+ * parts; data without any comes back as it is.
+ */
+export function deferParts(request: FastifyRequest, data: unknown, source: PartSource, timeoutMs: number): { data: unknown; refs: DeferredRef[] } {
+  const keys = deferredKeysOf(data)
+  if (keys.length === 0) return { data, refs: [] }
+  const tracked: Record<string, unknown> = { ...(data as Record<string, unknown>) }
+  const refs: DeferredRef[] = []
+  for (const key of keys) {
+    const ref: DeferredRef = source.layoutId !== undefined ? { layout: source.layoutId, key } : { key }
+    tracked[key] = track(request, tracked[key] as PromiseLike<unknown>, ref, source, timeoutMs)
+    refs.push(ref)
+  }
+  return { data: tracked, refs }
+}
+
+function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: DeferredRef, source: PartSource, timeoutMs: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`Deferred data "${ref.key}" did not arrive within ${timeoutMs} ms`)), timeoutMs)
+    timer.unref()
+  })
+  type Thenable = Promise<unknown> & { status?: string; value?: unknown; reason?: unknown }
+  const promise: Thenable = Promise.race([part, late]).then(
+    (value) => {
+      clearTimeout(timer)
+      Object.assign(promise, { status: 'fulfilled', value })
+      return value
+    },
+    (error: unknown) => {
+      clearTimeout(timer)
+      const { digest } = faultOf(request, error, 'deferred data failed', { ...source, part: ref.key })
+      const failure = new DeferredFailure(digest)
+      Object.assign(promise, { status: 'rejected', reason: failure })
+      throw failure
+    },
+  )
+  promise.status = 'pending'
+  // In a JSON answer (the page-data payload) the part is a placeholder: it comes on a line of its own.
+  Object.assign(promise, { toJSON: () => null })
+  const outcome = promise.then(
+    (value): DeferredOutcome => ({ ...ref, value }),
+    (failure: DeferredFailure): DeferredOutcome => ({ ...ref, error: { digest: failure.digest } }),
+  )
+  outcomes.set(promise, outcome)
+  return promise
+}
+
+/** The outcomes of a payload's deferred parts, in the order they were declared. */
+export function outcomesOf(
+  data: { readonly data: unknown; readonly layouts?: Readonly<Record<string, unknown>> | undefined },
+  refs: readonly DeferredRef[],
+) {
+  return refs.map((ref) => {
+    const owner = (ref.layout !== undefined ? data.layouts?.[ref.layout] : data.data) as Record<string, unknown> | undefined
+    const outcome = owner && outcomes.get(owner[ref.key] as object)
+    return outcome ?? Promise.resolve<DeferredOutcome>({ ...ref, error: { message: 'This part of the page is missing.' } })
+  })
+}
+
+/**
+ * What one request's loaders returned, gathered for its payload: the layouts' data and
+ * the page's, their deferred parts tracked, the parts' refs in the order they came.
+ */
+export class LoadedData {
+  readonly #layouts: Record<string, unknown> = {}
+  readonly #deferred: DeferredRef[] = []
+  readonly #request: FastifyRequest
+  readonly #inRoute: PartSource
+  readonly #timeoutMs: number
+
+  constructor(request: FastifyRequest, inRoute: PartSource, timeoutMs: number) {
+    this.#request = request
+    this.#inRoute = inRoute
+    this.#timeoutMs = timeoutMs
+  }
+
+  /** Adds a layout's data; a static layout's that defers is an error (returned). */
+  addLayout(layout: AnyLayout, value: unknown): TypeError | undefined {
+    const { data, refs } = deferParts(this.#request, value, { ...this.#inRoute, layoutId: layout.id }, this.#timeoutMs)
+    this.#layouts[layout.id] = data
+    this.#deferred.push(...refs)
+    return layout.mode === 'static' && refs.length > 0 ? cannotDefer(`layout "${layout.id}"`, refs) : undefined
+  }
+
+  /** The page's data, its parts tracked; a static route's that defers is an error. */
+  page(match: RouteMatch, value: unknown): { readonly data: unknown } | { readonly error: TypeError } {
+    const { data, refs } = deferParts(this.#request, value, this.#inRoute, this.#timeoutMs)
+    if (match.route.mode === 'static' && refs.length > 0) return { error: cannotDefer(`route "${match.id}"`, refs) }
+    this.#deferred.push(...refs)
+    return { data }
+  }
+
+  /** `layouts` and `deferred` for the payload, when there are any. */
+  placement(): { layouts?: Record<string, unknown>; deferred?: readonly DeferredRef[] } {
+    return {
+      ...(Object.keys(this.#layouts).length > 0 ? { layouts: this.#layouts } : {}),
+      ...(this.#deferred.length > 0 ? { deferred: this.#deferred } : {}),
+    }
+  }
+}
+
+/** A static page's or layout's data is kept and shared: it cannot wait for parts (the types refuse it too). */
+function cannotDefer(what: string, refs: readonly DeferredRef[]): TypeError {
+  return new TypeError(`The static ${what} cannot defer data (${refs.map((ref) => ref.key).join(', ')}): make it dynamic`)
+}
