@@ -22,6 +22,30 @@ export interface ItemsData {
   readonly rows: readonly ItemRow[]
 }
 
+/** What `/items/:id/stats` shows at once: computed with the page. */
+export interface PriceSummary {
+  readonly count: number
+  readonly lowest: number
+  readonly highest: number
+  readonly mean: number
+}
+
+/** What it shows later: the slow statistics, a deferred part (DEMO_SLOW_MS). */
+export interface SlowStatistics {
+  readonly median: number
+  readonly standardDeviation: number
+  /** How many rows carry each tag, the most common first. */
+  readonly tags: ReadonlyArray<{ readonly tag: string; readonly rows: number }>
+}
+
+export interface StatsData {
+  readonly id: number
+  readonly title: string
+  readonly summary: PriceSummary
+  /** Deferred: the page streams before it, and it follows in the same answer. */
+  readonly slow: Promise<SlowStatistics>
+}
+
 export interface AboutData {
   readonly paragraph: string
 }
@@ -95,6 +119,13 @@ export const routes = {
     pattern: '/items/:id',
     mode: 'dynamic',
     // Digits only, and few enough to stay an exact JavaScript number.
+    params: { id: /^[0-9]{1,15}$/ },
+    layout: layouts.items,
+  }),
+  /** A list's price statistics: a summary at once, the slow part deferred. */
+  stats: route<StatsData>()({
+    pattern: '/items/:id/stats',
+    mode: 'dynamic',
     params: { id: /^[0-9]{1,15}$/ },
     layout: layouts.items,
   }),

@@ -18,7 +18,8 @@ function ItemsPage({ data }: PageProps<typeof routes.items>) {
     <article>
       <h1>{data.title}</h1>
       <p>
-        Other lists are in the sidebar; what this site is: <Link href={href('about')}>About</Link>.
+        Other lists are in the sidebar; what this site is: <Link href={href('about')}>About</Link>. This list&apos;s{' '}
+        <Link href={href('stats', { id: String(data.id) })}>price statistics</Link>.
       </p>
       <Counter />
       <table>

@@ -72,5 +72,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     compression: v.COMPRESSION,
     openerPolicy: v.CROSS_ORIGIN_OPENER_POLICY,
     demoAccount: v.DEMO_ACCOUNT,
+    demoSlowMs: v.DEMO_SLOW_MS,
   }
 }

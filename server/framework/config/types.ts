@@ -65,6 +65,8 @@ export interface AppConfig {
   readonly openerPolicy: OpenerPolicy | undefined
   /** DEMO_ACCOUNT: the demo product's account, its password hashed; undefined when unset. */
   readonly demoAccount: ConfiguredAccount | undefined
+  /** DEMO_SLOW_MS: how long the demo's deferred statistics take. */
+  readonly demoSlowMs: number
 }
 
 /** Budgets per client address (server/framework/plugins/rate-limit.ts); a budget of 0 is no limit. */

@@ -262,6 +262,14 @@ export const VARIABLES = [
     default: none(undefined),
     parse: parse.parseAccount,
   }),
+  variable({
+    name: 'DEMO_SLOW_MS',
+    meaning:
+      "how long the demo's slow statistics (`/items/:id/stats`, a deferred part) take to arrive; " +
+      'at or over the render timeout (10 s) they fail, as a part still pending then does',
+    default: { literal: '500' },
+    parse: parse.parseMilliseconds,
+  }),
 ] as const
 
 /** The value each variable was read as, by name. */
