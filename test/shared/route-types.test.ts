@@ -73,6 +73,16 @@ export function misuses() {
   // @ts-expect-error: nor can a static layout sit in a dynamic one
   layout()({ id: 'inner', mode: 'static', parent: dynamicLayout })
   route()({ pattern: '/p', mode: 'dynamic', layout: dynamicLayout }) // compiles
+  // Deferred data (promises in the data): dynamic pages and layouts only.
+  // @ts-expect-error: a static page is rendered once and kept: its data cannot wait for a part
+  route<{ later: Promise<string> }>()({ pattern: '/p', mode: 'static' })
+  // @ts-expect-error: nor a static layout's
+  layout<{ later: Promise<string> }>()({ id: 'late', mode: 'static', parent: rootLayout })
+  route<{ later: Promise<string> }>()({ pattern: '/p', mode: 'dynamic' }) // compiles
+  defineServerPage(routes.stats, {
+    // @ts-expect-error: the deferred part is the promise of its type, not another
+    loader: () => ({ id: 1, title: '', summary: { count: 0, lowest: 0, highest: 0, mean: 0 }, slow: Promise.resolve(1) }),
+  })
   // Guards: never on what is shared, typed for what is beneath them.
   // @ts-expect-error: a static layout is shared by every visitor: it cannot be guarded
   layout()({ id: 'locked', mode: 'static', parent: rootLayout, guard: guarded<string>() })
