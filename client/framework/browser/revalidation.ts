@@ -2,7 +2,9 @@
  * Which cached pages an action's change reaches (docs/guide/forms-and-actions.md,
  * "Revalidation"), and reloading the page on screen after it. An action that names nothing reaches every page; one that names
  * routes or layouts reaches the pages of those routes and the pages inside those
- * layouts. A failure screen is always reached: it is no data to keep.
+ * layouts. A failure screen is always reached: it is no data to keep. A static page
+ * never is: its answer is rendered once and shared, the same bytes whatever an action
+ * did (and it sits in static layouts only).
  */
 import type { Changed } from '../../../shared/framework/actions.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
@@ -11,7 +13,9 @@ import type { Router } from '../../../shared/framework/route-table.js'
 export type LayoutChains = Pick<Router<any, any>, 'layoutsOf'>
 
 export function reaches(changed: Changed | undefined, payload: ScreenPayload, chains: LayoutChains): boolean {
-  if (!changed || payload.kind !== 'page') return true
+  if (payload.kind !== 'page') return true
+  if (payload.mode === 'static') return false
+  if (!changed) return true
   const { routeId } = payload
   if (routeId !== undefined && changed.routes?.includes(routeId)) return true
   return chains.layoutsOf(routeId).some((layout) => changed.layouts?.includes(layout.id) ?? false)

@@ -101,12 +101,14 @@ t.test('invalidate() marks stale what an action reached, but the page on screen'
   const fill = () => {
     for (const key of ['/shelf/1', '/shelf/2', '/alone']) store.set(key, { payload: at(key === '/alone' ? 'alone' : 'onShelf') })
     store.set('/broken', { payload: { kind: 'error', status: 404, buildId: 'b1', message: 'No page' } })
+    store.set('/shared', { payload: { ...(page('static') as PagePayload), routeId: 'alone' } })
   }
   const fresh = () => ['/shelf/1', '/shelf/2', '/alone', '/broken'].filter((key) => store.isFresh(key))
 
   fill()
   store.invalidate(undefined, '/shelf/1')
   t.same(fresh(), ['/shelf/1'], 'naming nothing: every page but the one on screen')
+  t.ok(store.isFresh('/shared'), 'but a static page: its answer is the same whatever an action did')
   t.equal(store.read('/shelf/2'), undefined, 'a stale page is never shown as it is')
   t.ok(store.read('/shelf/1'), 'the page on screen stays until its reload replaces it')
 
