@@ -3,7 +3,7 @@
  * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
  * and both are checked against the types declared here.
  */
-import { createRouter, guarded, layout, MiB, route } from './framework/index.js'
+import { createRouter, guarded, layout, MiB, route, searchParam } from './framework/index.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>
@@ -41,6 +41,8 @@ export interface SlowStatistics {
 export interface StatsData {
   readonly id: number
   readonly title: string
+  /** How many of the most common tags the slow part lists (`?tags=`). */
+  readonly tagCount: number
   readonly summary: PriceSummary
   /** Deferred: the page streams before it, and it follows in the same answer. */
   readonly slow: Promise<SlowStatistics>
@@ -122,11 +124,12 @@ export const routes = {
     params: { id: /^[0-9]{1,15}$/ },
     layout: layouts.items,
   }),
-  /** A list's price statistics: a summary at once, the slow part deferred. */
+  /** A list's price statistics: a summary at once, the slow part deferred; `?tags=3`: the three most common tags only. */
   stats: route<StatsData>()({
     pattern: '/items/:id/stats',
     mode: 'dynamic',
     params: { id: /^[0-9]{1,15}$/ },
+    search: { tags: searchParam.int({ default: 12, min: 1, max: 12 }) },
     layout: layouts.items,
   }),
   about: route<AboutData>()({ pattern: '/about', mode: 'static' }),

@@ -6,8 +6,8 @@
  */
 import { useState } from 'react'
 import { useLocation } from 'wouter'
-import { href, layouts, matchRoute } from '../../shared/routes.js'
-import { defineLayout, type LayoutProps, Link, type RouteFailure, useAction } from '../framework/index.js'
+import { href, layouts, routes } from '../../shared/routes.js'
+import { defineLayout, type LayoutProps, Link, type RouteFailure, useAction, useRouteParams } from '../framework/index.js'
 
 export default defineLayout(layouts.items, {
   Component: ItemsLayout,
@@ -19,7 +19,11 @@ function ItemsLayout({ data, children }: LayoutProps<typeof layouts.items>) {
   const [filter, setFilter] = useState('')
   const needle = filter.trim().toLowerCase()
   const shown = data.lists.filter((list) => list.title.toLowerCase().includes(needle))
-  const onScreen = data.lists.find((list) => String(list.id) === matchRoute(path)?.params.id)
+  // The list of the page on screen (its rows or its statistics): starred from here.
+  const ofItems = useRouteParams(routes.items)
+  const ofStats = useRouteParams(routes.stats)
+  const listId = (ofItems ?? ofStats)?.id
+  const onScreen = data.lists.find((list) => String(list.id) === listId)
   return (
     <div className="with-sidebar">
       <aside className="sidebar" aria-label="Item lists">

@@ -16,6 +16,12 @@ function StatsPage({ data }: PageProps<typeof routes.stats>) {
       <h1>{`${data.title}: price statistics`}</h1>
       <p>
         <Link href={href('items', { id: String(data.id) })}>Back to the list</Link>
+        {' · '}
+        {data.tagCount === 3 ? (
+          <Link href={href('stats', { id: String(data.id) })}>Every tag</Link>
+        ) : (
+          <Link href={href('stats', { id: String(data.id) }, { tags: 3 })}>The three most common tags</Link>
+        )}
       </p>
       <Summary summary={data.summary} />
       <section aria-labelledby="slow-statistics">

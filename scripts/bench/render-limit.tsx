@@ -22,7 +22,7 @@ const perRequest = {
   response: { setCookie() {}, deleteCookie() {}, setHeader() {} },
   session: { get() {}, set() {}, end() {}, regenerate() {}, flash() {}, takeFlash: () => undefined },
 }
-const data = await appDefinition.serverPages.items.loader({ params: { id: '7' }, searchParams: new URLSearchParams(), ...perRequest })
+const data = await appDefinition.serverPages.items.loader({ params: { id: '7' }, search: {}, searchParams: new URLSearchParams(), ...perRequest })
 const layoutData = await appDefinition.serverLayouts.items.loader(perRequest)
 const page = {
   payload: {

@@ -4,6 +4,7 @@
  * wrong shape does not compile.
  */
 import type { FastifyRequest } from 'fastify'
+import type { SearchValues } from '../../shared/framework/search-params.js'
 import type { ActionInput, ActionOutcome } from '../../shared/framework/actions.js'
 import type {
   ActionFields,
@@ -18,6 +19,7 @@ import type {
   LayoutTable,
   ModeOf,
   RouteParams,
+  SearchOf,
   RouteTable,
   Router,
 } from '../../shared/framework/route-table.js'
@@ -30,6 +32,9 @@ import type { LayoutModules, PageImports } from '../../client/framework/page-mod
 export interface RequestContext<R extends AnyRoute> {
   /** The route's params, decoded and validated against the table. */
   readonly params: RouteParams<R>
+  /** The query parameters the route declares, parsed (a value it does not take was a 400 already). */
+  readonly search: SearchValues<SearchOf<R>>
+  /** The whole query, as sent: what the route does not declare too. */
   readonly searchParams: URLSearchParams
   readonly request: FastifyRequest
 }

@@ -10,10 +10,11 @@ import { itemRows } from '../item-rows.js'
  * part follows when it settles (DEMO_SLOW_MS, standing in for a slow query).
  */
 export default defineServerPage(routes.stats, {
-  loader: ({ params, request }) => {
+  loader: ({ params, search, request }) => {
     const id = Number(params.id)
     const rows = itemRows(id)
-    return { id, title: `Item list ${id}`, summary: summaryOf(rows), slow: slowStatistics(rows, request.server.config.demoSlowMs) }
+    const slow = slowStatistics(rows, search.tags, request.server.config.demoSlowMs)
+    return { id, title: `Item list ${id}`, tagCount: search.tags, summary: summaryOf(rows), slow }
   },
 })
 
@@ -23,7 +24,7 @@ function summaryOf(rows: readonly ItemRow[]): PriceSummary {
   return { count: prices.length, lowest: Math.min(...prices), highest: Math.max(...prices), mean: total / prices.length }
 }
 
-async function slowStatistics(rows: readonly ItemRow[], delayMs: number): Promise<SlowStatistics> {
+async function slowStatistics(rows: readonly ItemRow[], tagCount: number, delayMs: number): Promise<SlowStatistics> {
   await sleep(delayMs, undefined, { ref: false }) // a part still waiting keeps no process alive
   const prices = rows.map((row) => row.price).sort((a, b) => a - b)
   const middle = prices.length >> 1
@@ -32,6 +33,9 @@ async function slowStatistics(rows: readonly ItemRow[], delayMs: number): Promis
   const variance = prices.reduce((sum, price) => sum + (price - mean) ** 2, 0) / prices.length
   const counts = new Map<string, number>()
   for (const row of rows) for (const tag of row.tags) counts.set(tag, (counts.get(tag) ?? 0) + 1)
-  const tags = [...counts].map(([tag, count]) => ({ tag, rows: count })).sort((a, b) => b.rows - a.rows || a.tag.localeCompare(b.tag))
+  const tags = [...counts]
+    .map(([tag, count]) => ({ tag, rows: count }))
+    .sort((a, b) => b.rows - a.rows || a.tag.localeCompare(b.tag))
+    .slice(0, tagCount)
   return { median, standardDeviation: Math.sqrt(variance), tags }
 }

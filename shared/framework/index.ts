@@ -5,6 +5,7 @@
  */
 export { createRouter, guarded, layout, route } from './route-table.js'
 export { returnPath, RETURN_PARAM } from './return-path.js'
+export { searchParam, type SearchDecl, type SearchInput, type SearchParamDecl, type SearchValues } from './search-params.js'
 export type {
   ActionFields,
   ActionFileFields,
@@ -20,6 +21,7 @@ export type {
   RouteParams,
   RouteTable,
   Router,
+  SearchOf,
 } from './route-table.js'
 export { ACTION_FIELD, actionInvalid, actionSuccess } from './actions.js'
 export type { ActionInput, ActionOutcome, ActionState, Changed, FieldErrors } from './actions.js'

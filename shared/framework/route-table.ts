@@ -14,29 +14,20 @@
  * the root, around every page (the not-found and error pages included). A layout may
  * have data of its own (a loader on the server), typed here like a page's.
  */
-
 import type { FileFieldsDecl, FilesDecl } from './uploads.js'
 import type { GuardDecl, OwnGuard, ScopeOf } from './guard-declaration.js'
 import type { SecretsDecl, SecretsFor } from './secret-fields.js'
 import { compile, decodeParam } from './route-pattern.js'
 import type { WithoutDeferred } from './deferred.js'
+import type { PrefetchMode } from './prefetch-mode.js'
+import { formatSearch, searchDeclOf, type SearchDecl, type SearchInput, type SearchOf } from './search-params.js'
+export { searchDeclOf, type SearchOf } from './search-params.js'
 
 export { guarded, type GuardDecl, type GuardValueOf } from './guard-declaration.js'
 export type { ActionSecretFields, ActionValueFields, SecretsDecl, SecretsFor, SecretsOf } from './secret-fields.js'
 
 export type RenderMode = 'static' | 'dynamic'
-
-/**
- * When a `<Link>` to a route's page loads it ahead of a click: when the link comes into
- * view, when the user shows intent (hover, focus, touch start), or never. By default
- * a static page in view (its answer is shared, cheap to serve) and a dynamic page on
- * intent (each prefetch runs its loaders).
- */
-export type PrefetchMode = 'viewport' | 'intent' | 'none'
-
-export function prefetchModeOf(route: { readonly mode: RenderMode; readonly prefetch?: PrefetchMode | undefined } | undefined): PrefetchMode {
-  return route?.prefetch ?? (route?.mode === 'static' ? 'viewport' : 'intent')
-}
+export { prefetchModeOf, type PrefetchMode } from './prefetch-mode.js'
 
 /** `'/items/:id/:tab'` -> `'id' | 'tab'` */
 export type ParamNames<Pattern extends string> = Pattern extends `${string}:${infer Rest}`
@@ -100,7 +91,6 @@ export type LayoutDataOf<L> = L extends LayoutDef<string, infer D, any, any, any
 export function layout<Data = undefined>() {
   return <
     const Id extends string,
-    // Data with promises in it (deferred parts) is for a dynamic layout only.
     const Mode extends (WithoutDeferred<Data> extends true ? RenderMode : 'dynamic'),
     const Actions extends ActionsDecl = {},
     const Parent extends AnyLayout | undefined = undefined,
@@ -172,6 +162,10 @@ export type FilesOf<R> = R extends { readonly files?: infer F extends FilesDecl 
 /** The file field names of one action: `'attachment'` (`never` for an action without files). */
 export type ActionFileFields<R, A extends string> = FilesOf<R> extends { readonly [K in A]: infer F } ? keyof F & string : never
 export type RouteParams<R> = ParamsOf<PatternOf<R>>
+/** `href()`'s arguments after the route id: its params (none for a route without), then its query, typed. */
+export type HrefArgs<R> = [ParamNames<PatternOf<R>>] extends [never]
+  ? [params?: Readonly<Record<string, never>>, search?: SearchInput<SearchOf<R>>]
+  : [params: RouteParams<R>, search?: SearchInput<SearchOf<R>>]
 
 /**
  * Declares a route whose page data has type `Data`:
@@ -185,13 +179,14 @@ export type RouteParams<R> = ParamsOf<PatternOf<R>>
 export function route<Data>() {
   return <
     const Pattern extends string,
-    // A static page is rendered once and kept: its data cannot have deferred parts (promises).
+    // A static page or layout is rendered once and kept: its data cannot have deferred parts (promises).
     const Mode extends (WithoutDeferred<Data> extends true ? RenderMode : 'dynamic'),
     const Actions extends ActionsDecl = {},
     const Files extends FilesDecl & { readonly [A in keyof Actions]?: FileFieldsDecl } = {},
     const Layout extends AnyLayout | undefined = undefined,
     Value = never,
     const Secrets extends SecretsDecl & SecretsFor<Actions> = {},
+    const Search extends SearchDecl = {},
   >(def: {
     pattern: Pattern
     mode: Mode
@@ -203,11 +198,15 @@ export function route<Data>() {
     secrets?: Secrets & { readonly [A in Exclude<keyof Secrets, keyof Actions>]: never }
     stream?: boolean
     prefetch?: PrefetchMode
+    search?: Search
     /** A static page may sit only in a static, unguarded layout: the type checker refuses another. */
     layout?: Layout & (Mode extends 'static' ? StaticLayout : AnyLayout)
     /** A static page is shared by every visitor: it cannot be guarded. */
     guard?: Mode extends 'static' ? never : GuardDecl<Value>
-  }): RouteDef<Pattern, Data, Actions, Files, Secrets, ScopeOf<Value, Layout>> & { readonly mode: Mode } & OwnGuard<Mode, Value> => def as never
+  }): RouteDef<Pattern, Data, Actions, Files, Secrets, ScopeOf<Value, Layout>> & { readonly mode: Mode; readonly search?: Search } & OwnGuard<
+      Mode,
+      Value
+    > => def as never
 }
 
 /** A route's render mode as declared (`'static'` or `'dynamic'`), when the table says which. */
@@ -231,8 +230,11 @@ export interface Router<Table extends RouteTable, Layouts extends LayoutTable = 
   layoutsOf(routeId: string | undefined): readonly AnyLayout[]
   /** The route a raw pathname (no search, no hash) names, or null for a 404. */
   match(pathname: string): RouteMatch<Table> | null
-  /** The URL of a route: `href('items', { id: '7' })` -> `/items/7` (params encoded). */
-  href<Id extends keyof Table & string>(id: Id, ...params: ParamNames<PatternOf<Table[Id]>> extends never ? [] : [RouteParams<Table[Id]>]): string
+  /**
+   * The URL of a route: `href('items', { id: '7' })` -> `/items/7` (params encoded);
+   * with its query: `href('notes', {}, { q: 'word', page: 2 })` -> `/notes?q=word&page=2`.
+   */
+  href<Id extends keyof Table & string>(id: Id, ...args: HrefArgs<Table[Id]>): string
 }
 
 /**
@@ -275,9 +277,13 @@ export function createRouter<const Table extends RouteTable, const Layouts exten
     return null
   }
 
-  function href(id: string, params: Record<string, string> = {}): string {
+  function href(id: string, params: Record<string, string> = {}, search?: Record<string, unknown>): string {
     const route = routes[id]
     if (!route) throw new Error(`Unknown route "${id}"`)
+    return pathOf(id, route, params) + formatSearch(searchDeclOf(route), search)
+  }
+
+  function pathOf(id: string, route: AnyRoute, params: Record<string, string>): string {
     return route.pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, key: string) => {
       const value = params[key]
       if (value === undefined) throw new Error(`Route "${id}" needs param "${key}"`)

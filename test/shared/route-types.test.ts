@@ -80,8 +80,30 @@ export function misuses() {
   layout<{ later: Promise<string> }>()({ id: 'late', mode: 'static', parent: rootLayout })
   route<{ later: Promise<string> }>()({ pattern: '/p', mode: 'dynamic' }) // compiles
   defineServerPage(routes.stats, {
+    loader: ({ search }) => {
+      // The declared query, parsed and typed: a number with a default (this line compiles).
+      const tags: number = search.tags
+      // @ts-expect-error: and only what the route declares
+      void search.page
+      return {
+        id: 1,
+        title: '',
+        tagCount: tags,
+        summary: { count: 0, lowest: 0, highest: 0, mean: 0 },
+        slow: Promise.resolve({ median: 0, standardDeviation: 0, tags: [] }),
+      }
+    },
+  })
+  href('stats', { id: '7' }, { tags: 3 }) // compiles
+  // @ts-expect-error: href() takes the query typed: "tags" is a number
+  href('stats', { id: '7' }, { tags: '3' })
+  // @ts-expect-error: nor a parameter the route does not declare
+  href('stats', { id: '7' }, { sort: 'x' })
+  // @ts-expect-error: a route without a declared query takes none
+  href('about', {}, { q: 'x' })
+  defineServerPage(routes.stats, {
     // @ts-expect-error: the deferred part is the promise of its type, not another
-    loader: () => ({ id: 1, title: '', summary: { count: 0, lowest: 0, highest: 0, mean: 0 }, slow: Promise.resolve(1) }),
+    loader: () => ({ id: 1, title: '', tagCount: 1, summary: { count: 0, lowest: 0, highest: 0, mean: 0 }, slow: Promise.resolve(1) }),
   })
   // Guards: never on what is shared, typed for what is beneath them.
   // @ts-expect-error: a static layout is shared by every visitor: it cannot be guarded

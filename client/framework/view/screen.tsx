@@ -13,6 +13,7 @@ import type { ErrorPayload, ScreenPayload } from '../../../shared/framework/page
 import type { AnyLayout, Router } from '../../../shared/framework/route-table.js'
 import type { AnyLayoutModules, Boundaries, LayoutModule, PageModule } from '../page-module.js'
 import { ActionStateContext } from './action-state.js'
+import { PageMatchContext, type PageMatch } from './page-match.js'
 import { showDevError } from './dev-overlay.js'
 import { ErrorPage } from './error-page.js'
 import { NotFoundPage } from './not-found-page.js'
@@ -21,7 +22,7 @@ import { RouteErrorBoundary } from './route-error-boundary.js'
 
 /** The application's layouts: the table's chains and each layout's client module. */
 export interface LayoutSet {
-  readonly router: Pick<Router<any, any>, 'layoutsOf'>
+  readonly router: Pick<Router<any, any>, 'layoutsOf' | 'routes'>
   readonly modules: AnyLayoutModules
 }
 
@@ -82,11 +83,23 @@ export function Screen({ page, resetKey }: { readonly page: ReadyPage; readonly 
   }
   // A refused form's state (no JavaScript: the page again, with errors) reaches every
   // level: a layout's form shows its errors as a page's does.
+  const { payload } = page
   return (
-    <ActionStateContext.Provider value={(page.payload.kind === 'page' && page.payload.action) || null}>
-      {frames.length === 0 ? <Main>{content}</Main> : content}
-    </ActionStateContext.Provider>
+    <PageMatchContext.Provider value={matchOf(payload)}>
+      <ActionStateContext.Provider value={(payload.kind === 'page' && payload.action) || null}>
+        {frames.length === 0 ? <Main>{content}</Main> : content}
+      </ActionStateContext.Provider>
+    </PageMatchContext.Provider>
   )
+}
+
+const matches = new WeakMap<ScreenPayload, PageMatch>()
+
+/** One value per payload: the layouts reading it re-render when the page changes, not on every render. */
+function matchOf(payload: ScreenPayload): PageMatch {
+  let match = matches.get(payload)
+  if (!match) matches.set(payload, (match = { routeId: payload.routeId, params: payload.kind === 'page' ? payload.params : {} }))
+  return match
 }
 
 function Main({ children }: { readonly children: ReactNode }) {

@@ -11,6 +11,7 @@ import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import { faultOf } from '../failures.js'
 import { RefusalError } from '../http-errors.js'
 import type { AppView } from '../render/app-view.js'
+import { searchOf } from '../render/resolve-page.js'
 import { openResponse } from '../response-control.js'
 import type { ReceivedForm } from '../uploads/receive-multipart.js'
 import type { ActionAnswers } from './answers.js'
@@ -52,12 +53,14 @@ export async function answerForm(
   const response = await openResponse(request)
   let outcome: ActionOutcome<string>
   try {
+    const searchParams = new URLSearchParams(location.search)
     outcome = await found.handler(
       // Typed per action by the route table; here, any action's.
       { ...input, ...files } as ActionInput<string, string>,
       {
         params: match?.params ?? {},
-        searchParams: new URLSearchParams(location.search),
+        search: match ? searchOf(match, searchParams) : {},
+        searchParams,
         request,
         cookies: response.cookies,
         response: response.control,

@@ -4,14 +4,15 @@
  * page-data endpoints both call this, so they answer the same URL the same way.
  */
 import type { FastifyRequest } from 'fastify'
-import { isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../../shared/framework/errors.js'
+import { HttpError, isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../../shared/framework/errors.js'
+import { parseSearch, SearchParamError } from '../../../shared/framework/search-params.js'
 import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
 import { faultOf } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
 import { RefusalError, sameSiteLocation } from '../http-errors.js'
 import { runGuards, UNGUARDED, type GuardOutcome } from '../guards.js'
-import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
+import { searchDeclOf, type AnyLayout, type RouteMatch } from '../../../shared/framework/route-table.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
 import { LoadedData } from './deferred-parts.js'
 
@@ -196,6 +197,8 @@ async function runLoaders(
           // The route's type decides what its loader may use; here, any route is served.
           definition.serverPages[match.id]!.loader({
             params: match.params,
+            // A value the route does not take is its 400, shown in its layouts like a loader's refusal.
+            search: searchOf(match, searchParams),
             searchParams,
             request,
             ...perRequestContext,
@@ -254,4 +257,14 @@ function errorPayload(error: unknown, context: ResolveContext, request: FastifyR
 export function devErrorOf(error: unknown): DevError {
   if (error instanceof Error) return { message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
   return { message: String(error) }
+}
+
+/** The route's declared query, parsed; a value it does not take throws its 400, naming the parameter. */
+export function searchOf(match: RouteMatch, searchParams: URLSearchParams): Record<string, unknown> {
+  try {
+    return parseSearch(searchDeclOf(match.route), searchParams)
+  } catch (error) {
+    if (error instanceof SearchParamError) throw new HttpError(400, error.message)
+    throw error
+  }
 }
