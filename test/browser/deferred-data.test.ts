@@ -42,6 +42,19 @@ t.test('deferred parts in the fixture', async (t) => {
     t.same(documentRequests, [`${origin}/links`], 'no document load')
   })
 
+  t.test("a layout's part, after a client navigation", async (t) => {
+    partGate.reset()
+    const { page, documentRequests } = await openPage(t)
+    await page.goto(`${origin}/links`)
+    await waitForHydration(page)
+    await page.getByRole('link', { name: 'A layout with a deferred part' }).click()
+    await page.locator('h1', { hasText: 'Late note' }).waitFor()
+    t.ok(await page.locator('#note-waiting').isVisible(), 'the layout shows its fallback')
+    partGate.open()
+    await page.locator('#note', { hasText: 'A late note' }).waitFor()
+    t.same(documentRequests, [`${origin}/links`])
+  })
+
   t.test('a failing part shows its boundary with the digest; the rest of the page stays', async (t) => {
     for (const way of ['document', 'navigation'] as const) {
       partGate.reset()

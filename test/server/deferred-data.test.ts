@@ -81,6 +81,21 @@ t.test('the page data streams too: the payload first, the part on a line of its 
   t.same(JSON.parse(lines[1]!), { key: 'later', value: 'Arrived later' })
 })
 
+t.test("a layout's part: the same, named by its layout", async (t) => {
+  partGate.reset()
+  const { origin } = await listenTestApp(t, 'fixture')
+  const page = getStreamed(`${origin}/late-note`)
+  await waitUntil(() => page.text().includes('<h1>Late note</h1>'), 'the shell arrived')
+  t.match(page.text(), '<p id="note-waiting">Waiting for the note</p>')
+  const data = getStreamed(`${origin}/_data/late-note`, { accept: 'application/json' })
+  await waitUntil(() => data.text().includes('\n'), 'the first line arrived')
+  t.match(JSON.parse(data.text().split('\n')[0]!), { layouts: { late: { note: null } }, deferred: [{ layout: 'late', key: 'note' }] })
+  partGate.open()
+  await Promise.all([page.done, data.done])
+  t.match(page.text(), '<p id="note">A late note</p>')
+  t.same(JSON.parse(data.text().trim().split('\n')[1]!), { layout: 'late', key: 'note', value: 'A late note' })
+})
+
 t.test('a failing part: logged and reported once, only its digest sent; a part still pending at the timeout fails the same way', async (t) => {
   const ingest = await startFakeIngest(t)
   const dsn = parseDsn(`http://publickey@${new URL(ingest.origin).host}/1`)!
