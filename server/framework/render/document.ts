@@ -96,10 +96,12 @@ export function renderDocumentHead(render: PageRender): string {
 /**
  * A page with deferred parts has its script right after React's shell, `async`: it
  * hydrates as soon as it has loaded, while the parts are still on their way (in the
- * head it would wait for the whole document, the last part included).
+ * head it would wait for the whole document, the last part included). Not in
+ * development: Vite's scripts in the head (React Refresh's preamble) must run first,
+ * and an `async` script may run before them.
  */
 export function startsAfterShell(render: PageRender): boolean {
-  return render.deferred?.streamed === true
+  return render.deferred?.streamed === true && !render.development
 }
 
 export function startScriptTag(render: PageRender): string {
