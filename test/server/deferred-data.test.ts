@@ -81,6 +81,22 @@ t.test('the page data streams too: the payload first, the part on a line of its 
   t.same(JSON.parse(lines[1]!), { key: 'later', value: 'Arrived later' })
 })
 
+t.test('a part is data, never markup: what it holds cannot end its script', async (t) => {
+  partGate.reset()
+  partGate.open()
+  const { origin } = await listenTestApp(t, 'fixture')
+  const value = '</script><script>alert(1)</script><!-- \u2028\u2029 "quoted" & <b>'
+  const page = getStreamed(`${origin}/deferred?value=${encodeURIComponent(value)}`)
+  await page.done
+  t.notMatch(page.text(), '<script>alert(1)', 'no script of its own')
+  t.notMatch(page.text(), '<b>', 'no element of its own')
+  const pushed = /\.push\((\{"key":"later".*?\})\);document\.currentScript/.exec(page.text())?.[1]
+  t.same(JSON.parse(pushed ?? 'null'), { key: 'later', value }, 'the browser reads it back as it was')
+  const data = getStreamed(`${origin}/_data/deferred?value=${encodeURIComponent(value)}`, { accept: 'application/json' })
+  await data.done
+  t.same(JSON.parse(data.text().trim().split('\n')[1]!), { key: 'later', value }, 'and from the page data')
+})
+
 t.test("a layout's part: the same, named by its layout", async (t) => {
   partGate.reset()
   const { origin } = await listenTestApp(t, 'fixture')
