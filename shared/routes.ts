@@ -115,20 +115,22 @@ export const layouts = {
 /** The contact form's optional attachment: an image or a PDF, up to 5 MiB. */
 export const CONTACT_ATTACHMENT = { types: ['image/png', 'image/jpeg', 'application/pdf'], maxBytes: 5 * MiB } as const
 
+/** An item list's id: digits only, and few enough to stay an exact JavaScript number. */
+const LIST_ID = /^[0-9]{1,15}$/
+
 export const routes = {
   home: route<HomeData>()({ pattern: '/', mode: 'static' }),
   items: route<ItemsData>()({
     pattern: '/items/:id',
     mode: 'dynamic',
-    // Digits only, and few enough to stay an exact JavaScript number.
-    params: { id: /^[0-9]{1,15}$/ },
+    params: { id: LIST_ID },
     layout: layouts.items,
   }),
   /** A list's price statistics: a summary at once, the slow part deferred; `?tags=3`: the three most common tags only. */
   stats: route<StatsData>()({
     pattern: '/items/:id/stats',
     mode: 'dynamic',
-    params: { id: /^[0-9]{1,15}$/ },
+    params: { id: LIST_ID },
     search: { tags: searchParam.int({ default: 12, min: 1, max: 12 }) },
     layout: layouts.items,
   }),

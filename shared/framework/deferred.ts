@@ -48,21 +48,14 @@ export function sameRef(a: DeferredRef, b: DeferredRef): boolean {
   return a.key === b.key && a.layout === b.layout
 }
 
-/**
- * A deferred part that failed, as the browser's components meet it: on the server (its
- * digest finds the log line and the report, made once there) or on the way (the answer
- * ended before it came).
- */
-export class DeferredDataError extends Error {
+/** What a browser component meets when a deferred part failed (made in client/framework/browser/deferred-parts.ts). */
+export interface DeferredDataError extends Error {
+  readonly name: 'DeferredDataError'
+  /** The digest of the server's log line and report; none when the part never came. */
   readonly digest: string | undefined
-  constructor(failure: { readonly digest?: string | undefined; readonly message?: string | undefined }) {
-    super(failure.message ?? 'This part of the page could not be loaded.')
-    this.name = 'DeferredDataError'
-    this.digest = failure.digest
-  }
 }
 
-/** True for a `DeferredDataError` (by name: a bundle may hold another copy of the class). */
+/** True for a `DeferredDataError`, told by its name: the class lives in a chunk loaded only for pages with parts. */
 export function isDeferredDataError(error: unknown): error is DeferredDataError {
   return error instanceof Error && error.name === 'DeferredDataError'
 }

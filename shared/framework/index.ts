@@ -5,7 +5,8 @@
  */
 export { createRouter, guarded, layout, route } from './route-table.js'
 export { returnPath, RETURN_PARAM } from './return-path.js'
-export { searchParam, type SearchDecl, type SearchInput, type SearchParamDecl, type SearchValues } from './search-params.js'
+export * as searchParam from './search-param.js'
+export type { SearchDecl, SearchInput, SearchParamDecl, SearchValues } from './search-params.js'
 export type {
   ActionFields,
   ActionFileFields,

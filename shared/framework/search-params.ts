@@ -1,6 +1,7 @@
 /**
  * Typed search params (docs/guide/adding-a-page.md, "Query parameters"): a route declares
- * the query it reads, `search: { q: searchParam.text(), page: searchParam.int({ default: 1, min: 1 }) }`;
+ * the query it reads, `search: { q: searchParam.text(), page: searchParam.int({ default: 1, min: 1 }) }`
+ * (the builders are in ./search-param.ts);
  * its loaders receive them parsed (`search.page` is a number), `href()` takes them typed
  * and writes them, leaving out a value equal to its default.
  *
@@ -12,12 +13,17 @@
 
 /** One declared parameter: how to read and write it, and its default if any. */
 export interface SearchParamDecl<T, HasDefault extends boolean = boolean> {
-  /** The value, or undefined when `raw` is not one this parameter takes. */
-  readonly parse: (raw: string) => T | undefined
-  readonly format: (value: T) => string
+  /**
+   * What it takes, as data (the browser needs only `href()`'s `String(value)`; reading
+   * a value is the server's, below): any text up to `maxLength`, a whole number between
+   * `min` and `max`, or one of `values`.
+   */
+  readonly kind: 'text' | 'int' | 'oneOf'
+  readonly maxLength?: number
+  readonly min?: number
+  readonly max?: number
+  readonly values?: readonly string[]
   readonly default?: T
-  /** What it takes, for the 400's message: "a whole number from 1 to 50". */
-  readonly takes: string
   /** Phantom: whether it has a default (then the loader always gets a value). */
   readonly __hasDefault?: HasDefault
 }
@@ -42,59 +48,8 @@ export function searchDeclOf(route: object): SearchDecl | undefined {
   return (route as { readonly search?: SearchDecl }).search
 }
 
-type WithDefault<T, O> = O extends { readonly default: T } ? SearchParamDecl<T, true> : SearchParamDecl<T, false>
-
-const MAX_LENGTH = 2000
-
-export const searchParam = {
-  /** Any text (at most `maxLength` characters, 2000 by default). */
-  text<const O extends { readonly default?: string; readonly maxLength?: number } = {}>(options?: O): WithDefault<string, O> {
-    const max = options?.maxLength ?? MAX_LENGTH
-    return declared(
-      { parse: (raw) => (raw.length <= max ? raw : undefined), format: (value) => value, takes: `text of at most ${max} characters` },
-      options,
-    )
-  },
-  /** A whole number, between `min` and `max` when given. */
-  int<const O extends { readonly default?: number; readonly min?: number; readonly max?: number } = {}>(options?: O): WithDefault<number, O> {
-    const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = options ?? {}
-    const range =
-      options?.min !== undefined
-        ? options.max !== undefined
-          ? ` from ${min} to ${max}`
-          : ` from ${min}`
-        : options?.max !== undefined
-          ? ` up to ${max}`
-          : ''
-    return declared(
-      {
-        parse: (raw) => {
-          if (!/^-?[0-9]{1,16}$/.test(raw)) return undefined
-          const value = Number(raw)
-          return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined
-        },
-        format: String,
-        takes: `a whole number${range}`,
-      },
-      options,
-    )
-  },
-  /** One of `values`. */
-  oneOf<const V extends string, const O extends { readonly default?: NoInfer<V> } = {}>(values: readonly V[], options?: O): WithDefault<V, O> {
-    return declared(
-      {
-        parse: (raw) => values.find((value) => value === raw),
-        format: (value) => value,
-        takes: `one of ${values.map((value) => JSON.stringify(value)).join(', ')}`,
-      },
-      options,
-    )
-  },
-}
-
-function declared<T, O extends { readonly default?: unknown } | undefined>(decl: SearchParamDecl<T>, options: O): never {
-  return (options?.default !== undefined ? { ...decl, default: options.default as T } : decl) as never
-}
+/** A declaration with a default always gives a value; one without may give undefined. */
+export type WithDefault<T, O> = O extends { readonly default: T } ? SearchParamDecl<T, true> : SearchParamDecl<T, false>
 
 /** Why a query does not fit its route's declaration, in words for the 400. */
 export class SearchParamError extends Error {
@@ -115,11 +70,42 @@ export function parseSearch(decl: SearchDecl | undefined, query: URLSearchParams
       values[name] = param.default
       continue
     }
-    const value = param.parse(given[0]!)
-    if (value === undefined) throw new SearchParamError(`The query parameter "${name}" must be ${param.takes}.`)
+    const value = parseParam(param, given[0]!)
+    if (value === undefined) throw new SearchParamError(`The query parameter "${name}" must be ${takes(param)}.`)
     values[name] = value
   }
   return values
+}
+
+const MAX_LENGTH = 2000
+
+/** The value of `raw` for `param`, or undefined when it is not one `param` takes. */
+function parseParam(param: SearchParamDecl<unknown>, raw: string): unknown {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = param
+  switch (param.kind) {
+    case 'text':
+      return raw.length <= (param.maxLength ?? MAX_LENGTH) ? raw : undefined
+    case 'int': {
+      const value = /^-?[0-9]{1,16}$/.test(raw) ? Number(raw) : NaN
+      return Number.isSafeInteger(value) && value >= min && value <= max ? value : undefined
+    }
+    case 'oneOf':
+      return param.values?.find((value) => value === raw)
+  }
+}
+
+/** What `param` takes, for the 400's message: "a whole number from 1 to 50". */
+function takes(param: SearchParamDecl<unknown>): string {
+  switch (param.kind) {
+    case 'text':
+      return `text of at most ${param.maxLength ?? MAX_LENGTH} characters`
+    case 'int': {
+      const { min, max } = param
+      return `a whole number${min !== undefined ? ` from ${min}` : ''}${max !== undefined ? (min !== undefined ? ` to ${max}` : ` up to ${max}`) : ''}`
+    }
+    case 'oneOf':
+      return `one of ${(param.values ?? []).map((value) => JSON.stringify(value)).join(', ')}`
+  }
 }
 
 /** `?name=value&...` for `href()`: declared names only, in declaration order, a default's own value left out. */
@@ -129,7 +115,7 @@ export function formatSearch(decl: SearchDecl | undefined, input: Readonly<Recor
   for (const [name, param] of Object.entries(decl)) {
     const value = input[name]
     if (value === undefined || value === param.default) continue
-    query.append(name, param.format(value))
+    query.append(name, String(value))
   }
   const text = query.toString()
   return text ? `?${text}` : ''

@@ -1,6 +1,7 @@
 import t from 'tap'
 import { createRouter, route } from '../../shared/framework/route-table.js'
-import { formatSearch, parseSearch, searchParam, SearchParamError } from '../../shared/framework/search-params.js'
+import * as searchParam from '../../shared/framework/search-param.js'
+import { formatSearch, parseSearch, SearchParamError } from '../../shared/framework/search-params.js'
 
 const decl = {
   q: searchParam.text({ maxLength: 20 }),

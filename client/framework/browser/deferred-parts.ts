@@ -3,10 +3,26 @@
  * become promises in its data, as the loader returned them, settled when their outcomes
  * arrive (scripts in the streamed document, lines of the page-data answer). Each says
  * how it settled the way React's `use()` reads it, so a part already there renders at
- * once instead of suspending.
+ * once instead of suspending. Loaded only for a page that has parts: the first load
+ * of every other page goes without it.
  */
-import { DeferredDataError, type DeferredOutcome, type DeferredRef } from '../../../shared/framework/deferred.js'
+import type { DeferredOutcome, DeferredRef, DeferredDataError as PartFailure } from '../../../shared/framework/deferred.js'
+import { DEFERRED_GLOBAL } from '../../../shared/framework/deferred.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+
+/**
+ * A deferred part that failed, as the browser's components meet it: on the server (its
+ * digest finds the log line and the report, made once there) or on the way (the answer
+ * ended before it came).
+ */
+class DeferredDataError extends Error implements PartFailure {
+  override readonly name = 'DeferredDataError'
+  readonly digest: string | undefined
+  constructor(failure: { readonly digest?: string | undefined; readonly message?: string | undefined }) {
+    super(failure.message ?? 'This part of the page could not be loaded.')
+    this.digest = failure.digest
+  }
+}
 
 interface Part {
   readonly promise: Promise<unknown>
@@ -81,4 +97,66 @@ function newPart(): Part {
       reject(error)
     },
   }
+}
+
+/** A streamed page-data answer: its first line, the payload; then its parts, once `receive` has the payload. */
+export interface StreamedParts {
+  readonly payload: Promise<unknown>
+  /** The payload with a promise for each part, settled as the rest of the answer arrives. */
+  receive<P extends ScreenPayload>(payload: P): P
+}
+
+export function streamedParts(body: ReadableStream<Uint8Array>): StreamedParts {
+  const lines = linesOf(body)
+  return {
+    payload: lines.next().then((first) => (first.done ? undefined : JSON.parse(first.value))),
+    receive(payload) {
+      const parts = deferredParts(payload)
+      void (async () => {
+        try {
+          for (let line = await lines.next(); !line.done; line = await lines.next()) parts.settle(JSON.parse(line.value) as DeferredOutcome)
+        } catch {
+          // The connection broke: what has not come fails below, in its boundary.
+        }
+        parts.end('This part of the page did not arrive. Check your connection and try again.')
+      })()
+      return parts.payload
+    },
+  }
+}
+
+/** The lines of a streamed answer, as they arrive. */
+async function* linesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let buffered = ''
+  for (;;) {
+    const { done, value } = await reader.read()
+    buffered += done ? decoder.decode() : decoder.decode(value, { stream: true })
+    let end: number
+    while ((end = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, end)
+      buffered = buffered.slice(end + 1)
+      if (line.trim() !== '') yield line
+    }
+    if (done) return
+  }
+}
+
+/**
+ * The first page's parts: their outcomes are scripts in the streamed document that push
+ * to a queue (DEFERRED_GLOBAL); those already run are in it, later ones call the
+ * settling push directly. Once the document is whole, a part that never came fails.
+ */
+export function receiveDocumentParts<P extends ScreenPayload>(payload: P): P {
+  const parts = deferredParts(payload)
+  const settle = (outcome: DeferredOutcome) => parts.settle(outcome)
+  const global = window as unknown as Record<string, { push(outcome: DeferredOutcome): void } | DeferredOutcome[] | undefined>
+  const arrived = global[DEFERRED_GLOBAL]
+  if (Array.isArray(arrived)) arrived.forEach(settle)
+  global[DEFERRED_GLOBAL] = { push: settle }
+  const ended = () => parts.end('This part of the page did not arrive. Reload the page to try again.')
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ended, { once: true })
+  else ended()
+  return parts.payload
 }

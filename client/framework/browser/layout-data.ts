@@ -6,10 +6,8 @@
  * navigation between two pages of one layout fetches only what changed, in one request.
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
-import type { Changed } from '../../../shared/framework/actions.js'
 import type { AnyPayload } from '../../../shared/framework/page-payload.js'
 import type { Router } from '../../../shared/framework/route-table.js'
-import { layoutReached } from './revalidation.js'
 
 interface Entry {
   readonly data: unknown
@@ -56,8 +54,8 @@ export class LayoutData {
     return { ...payload, layouts: { ...Object.fromEntries(missing), ...brought } }
   }
 
-  /** Forgets the data of the layouts `changed` reaches (every layout's when it names none): their loaders run again. */
-  invalidate(changed: Changed | undefined): void {
-    for (const id of [...this.#entries.keys()]) if (layoutReached(changed, id)) this.#entries.delete(id)
+  /** Forgets the data of the layouts a server action `reached`: their loaders run again. */
+  forget(reached: (id: string) => boolean): void {
+    for (const id of [...this.#entries.keys()]) if (reached(id)) this.#entries.delete(id)
   }
 }

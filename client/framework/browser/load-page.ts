@@ -5,9 +5,12 @@
  * loads the URL as a document, so the user never faces a dead page.
  */
 import { BUILD_ID_HEADER, LAYOUTS_HELD_HEADER } from '../../../shared/framework/constants.js'
-import { DEFERRED_DATA_TYPE, type DeferredOutcome } from '../../../shared/framework/deferred.js'
-import { dataUrl, isPayload, type AnyPayload, type RedirectPayload, type ScreenPayload } from '../../../shared/framework/page-payload.js'
-import { deferredParts } from './deferred-parts.js'
+import { DEFERRED_DATA_TYPE } from '../../../shared/framework/deferred.js'
+import { dataUrl, isPayload, type AnyPayload, type RedirectPayload } from '../../../shared/framework/page-payload.js'
+import type { StreamedParts } from './deferred-parts.js'
+
+/** The module that reads deferred parts, loaded for a page that has some (the first page's too: start.tsx). */
+export const deferredPartsModule = () => import('./deferred-parts.js')
 import type { Router } from '../../../shared/framework/route-table.js'
 import type { ReadyPage } from '../view/page-source.js'
 import type { LayoutData } from './layout-data.js'
@@ -43,15 +46,16 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
 
   let answer: unknown
   let fetchedAt: number
-  let rest: AsyncIterator<string> | undefined
+  let streamed: StreamedParts | undefined
   try {
     const response = await fetch(dataUrl(key), { headers, credentials: 'same-origin' })
     fetchedAt = ctx.now()
     if (response.headers.get('content-type')?.startsWith(DEFERRED_DATA_TYPE) && response.body) {
-      // The payload first, its deferred parts after it, one per line, as they settle.
-      rest = linesOf(response.body)
-      const first = await rest.next()
-      answer = first.done ? undefined : JSON.parse(first.value)
+      // The payload first, its deferred parts after it, one per line, as they settle:
+      // read by a module of its own, loaded for such pages only.
+      const parts = (await deferredPartsModule()).streamedParts(response.body)
+      streamed = parts
+      answer = await parts.payload
     } else {
       answer = await response.json()
     }
@@ -60,7 +64,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   }
   if (!isPayload(answer)) return { kind: 'reload', reason: 'page data answer is not a page payload' }
   if (answer.buildId !== ctx.buildId) return { kind: 'reload', reason: 'another build answered' }
-  if (answer.kind !== 'redirect' && rest) answer = receiveParts(answer, rest)
+  if (answer.kind !== 'redirect' && streamed) answer = streamed.receive(answer)
   const body = ctx.layouts.complete(answer as AnyPayload, held, fetchedAt)
   if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
   // A route's failure screens may be its own (its module's boundaries): load it too.
@@ -71,37 +75,5 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
     return { kind: 'ready', page: { payload: body, module }, fetchedAt }
   } catch (error) {
     return { kind: 'reload', reason: `route chunk failed to load: ${String(error)}` }
-  }
-}
-
-/** The payload with a promise for each deferred part, settled as the rest of the answer arrives. */
-function receiveParts(payload: ScreenPayload, rest: AsyncIterator<string>): ScreenPayload {
-  const parts = deferredParts(payload)
-  void (async () => {
-    try {
-      for (let line = await rest.next(); !line.done; line = await rest.next()) parts.settle(JSON.parse(line.value) as DeferredOutcome)
-    } catch {
-      // The connection broke: what has not come fails below, in its boundary.
-    }
-    parts.end('This part of the page did not arrive. Check your connection and try again.')
-  })()
-  return parts.payload
-}
-
-/** The lines of a streamed answer, as they arrive. */
-async function* linesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  let buffered = ''
-  for (;;) {
-    const { done, value } = await reader.read()
-    buffered += done ? decoder.decode() : decoder.decode(value, { stream: true })
-    let end: number
-    while ((end = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, end)
-      buffered = buffered.slice(end + 1)
-      if (line.trim() !== '') yield line
-    }
-    if (done) return
   }
 }

@@ -28,7 +28,7 @@ import { DEADLINE_PASSED, NavigationLoading } from './navigation-loading.js'
 import { NavigationStatusStore } from './navigation-status-store.js'
 import type { PageStore } from './page-store.js'
 import { PrefetchQueue } from './prefetch-queue.js'
-import { coalesced } from './revalidation.js'
+import { revalidation, type Revalidation } from './revalidation.js'
 
 /** How long a navigation may take before the progress indicator shows. */
 export const SLOW_NAVIGATION_MS = 150
@@ -49,8 +49,8 @@ export type NavigationEvent =
 
 export interface NavigationEngineOptions {
   readonly store: PageStore
-  /** Which route a link leads to, for its prefetch mode. */
-  readonly router: Pick<Router<any>, 'match'>
+  /** Which route a link leads to (its prefetch mode), and the layouts around a page (what an action reached). */
+  readonly router: Pick<Router<any, any>, 'match' | 'layoutsOf'>
   /** A full document load; `location.assign` in the browser. */
   readonly hardNavigate: (url: string) => void
   /**
@@ -65,13 +65,14 @@ export interface NavigationEngineOptions {
 export class NavigationEngine implements AppNavigation {
   readonly aroundNav: AppNavigation['aroundNav']
   readonly #store: PageStore
-  readonly #router: Pick<Router<any>, 'match'>
+  readonly #router: Pick<Router<any, any>, 'match' | 'layoutsOf'>
   readonly #hardNavigate: (url: string) => void
   readonly #status = new NavigationStatusStore()
   readonly #loading: NavigationLoading
   readonly #arrival: Arrival
   readonly #queue: PrefetchQueue
   readonly #eventListeners = new Set<(event: NavigationEvent) => void>()
+  readonly #revalidation: Revalidation
   /** The page on screen: its location key and what kind of page it is. */
   #shown: { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined
 
@@ -89,6 +90,7 @@ export class NavigationEngine implements AppNavigation {
       load: (key) => store.load(key),
       isSettled: (key) => store.isFresh(key) || store.isLoading(key),
     })
+    this.#revalidation = revalidation(store, router, currentKey, hardNavigate)
     this.aroundNav = (navigate, to, options) => this.#navigate(navigate, to, options, this.#loading.begin(), 0)
 
     // We restore scroll ourselves: the browser would do it before the page is back.
@@ -127,32 +129,14 @@ export class NavigationEngine implements AppNavigation {
     return observeLink(element, href, this)
   }
 
-  /**
-   * After a server action (docs/guide/forms-and-actions.md, "Revalidation"): the cached
-   * pages `changed` reaches are stale (every one when it names nothing) and, when it
-   * reaches the page on screen, that page is loaded again: its loader and those of the
-   * layouts `changed` reaches run, the others' data is held. Resolves once the page on
-   * screen shows the answer. Asked again while a reload is under way, it reloads once
-   * more after it, for all who asked meanwhile: the first answer may predate their change.
-   */
+  /** After a server action: see `revalidation` (./revalidation.ts). */
   revalidate(changed?: Changed): Promise<void> {
-    const key = currentKey()
-    const onScreen = this.#store.reaches(changed, key)
-    this.#store.invalidate(changed, key)
-    return onScreen ? this.#reloadShown() : Promise.resolve()
+    return this.#revalidation.revalidate(changed)
   }
 
-  /** Marks the cached pages `changed` reaches stale (every one when it names nothing), the page on screen too. */
   invalidate(changed?: Changed): void {
-    this.#store.invalidate(changed, undefined)
+    this.#revalidation.invalidate(changed)
   }
-
-  readonly #reloadShown = coalesced(async () => {
-    const key = currentKey()
-    const result = await this.#store.reload(key)
-    // Gone (a guard now redirects), or not for this page (another build): as a document.
-    if (result.kind !== 'ready' && currentKey() === key) this.#hardNavigate(result.kind === 'redirect' ? result.location : key)
-  })
 
   get navigations(): number {
     return this.#loading.started

@@ -5,14 +5,13 @@
  * their pages here too. Loads of one key are shared while in flight, and a load
  * started later wins over one started before it, whichever answers first.
  *
- * After a server action, the pages it reached are marked stale (./revalidation.ts):
+ * After a server action, the pages it reached are marked stale (`invalidate`):
  * kept, but never shown again as they are; the next visit, Back included, asks the
  * server first, as for a page the cache does not hold.
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
-import type { Changed } from '../../../shared/framework/actions.js'
+import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import { loadPage, type LoadContext, type LoadResult } from './load-page.js'
-import { reaches, type LayoutChains } from './revalidation.js'
 import type { PageSource, ReadyPage } from '../view/page-source.js'
 
 interface Entry {
@@ -24,8 +23,7 @@ interface Entry {
   readonly stale?: true
 }
 
-export interface PageStoreOptions extends Omit<LoadContext, 'now' | 'router'> {
-  readonly router: LoadContext['router'] & LayoutChains
+export interface PageStoreOptions extends Omit<LoadContext, 'now'> {
   /** Follows a redirect or reload that a `request()` (back/forward) ran into. */
   readonly onUnresolved: (key: string, result: Exclude<LoadResult, { kind: 'ready' }>) => void
   readonly now?: () => number
@@ -35,7 +33,7 @@ export class PageStore implements PageSource {
   readonly #entries = new Map<string, Entry>()
   readonly #inFlight = new Map<string, Promise<LoadResult>>()
   readonly #listeners = new Set<() => void>()
-  readonly #context: LoadContext & { readonly router: LayoutChains }
+  readonly #context: LoadContext
   readonly #onUnresolved: PageStoreOptions['onUnresolved']
   readonly #now: () => number
   /** How many loads have started (and pages been set): each entry's `order` comes from it. */
@@ -138,21 +136,15 @@ export class PageStore implements PageSource {
   }
 
   /**
-   * A server action changed what the pages `changed` reaches show (all, when it names
-   * nothing): they and their layouts' data are stale, but for `shown`, the page on
-   * screen, which stays until its reload replaces it.
+   * A server action changed what some pages show (the engine decides which, by
+   * ./revalidation.ts): those it `reached` are stale, and the data of the layouts it
+   * reached is forgotten; but `shown`, the page on screen, stays until its reload
+   * replaces it.
    */
-  invalidate(changed: Changed | undefined, shown: string | undefined): void {
-    const { router, layouts } = this.#context
-    layouts.invalidate(changed)
+  invalidate(reached: (payload: ScreenPayload) => boolean, layoutReached: (id: string) => boolean, shown: string | undefined): void {
+    this.#context.layouts.forget(layoutReached)
     for (const [key, entry] of this.#entries) {
-      if (key !== shown && !entry.stale && reaches(changed, entry.page.payload, router)) this.#entries.set(key, { ...entry, stale: true })
+      if (key !== shown && !entry.stale && reached(entry.page.payload)) this.#entries.set(key, { ...entry, stale: true })
     }
-  }
-
-  /** True when `changed` reaches the page cached for `key` (or none is). */
-  reaches(changed: Changed | undefined, key: string): boolean {
-    const entry = this.#entries.get(key)
-    return !entry || reaches(changed, entry.page.payload, this.#context.router)
   }
 }

@@ -1,6 +1,6 @@
 /**
  * Which cached pages an action's change reaches (docs/guide/forms-and-actions.md,
- * "Revalidation"), and reloading the page on screen after it. An action that names nothing reaches every page; one that names
+ * "Revalidation"). An action that names nothing reaches every page; one that names
  * routes or layouts reaches the pages of those routes and the pages inside those
  * layouts. A failure screen is always reached: it is no data to keep. A static page
  * never is: its answer is rendered once and shared, the same bytes whatever an action
@@ -9,6 +9,8 @@
 import type { Changed } from '../../../shared/framework/actions.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import type { Router } from '../../../shared/framework/route-table.js'
+import { coalesced } from './coalesced.js'
+import type { PageStore } from './page-store.js'
 
 export type LayoutChains = Pick<Router<any, any>, 'layoutsOf'>
 
@@ -26,25 +28,43 @@ export function layoutReached(changed: Changed | undefined, layoutId: string): b
   return !changed || (changed.layouts?.includes(layoutId) ?? false)
 }
 
-/**
- * `run`, made safe to ask for at any time: asked while a run is under way, it runs once
- * more after that one, for everyone who asked meanwhile (the run under way may have
- * begun before what they want it to see).
- */
-export function coalesced(run: () => Promise<void>): () => Promise<void> {
-  let running: Promise<void> | undefined
-  let again: Promise<void> | undefined
-  const start = (): Promise<void> => {
-    if (running) {
-      const next = () => {
-        again = undefined
-        return start()
-      }
-      again ??= running.then(next, next)
-      return again
-    }
-    running = run().finally(() => (running = undefined))
-    return running
+export interface Revalidation {
+  /**
+   * After a server action: the pages `changed` reaches are stale and, if it reaches the
+   * page on screen, that page is loaded again (the layouts it reaches too, the others'
+   * data held); resolves once the answer is on screen. Reloads are coalesced: asked for
+   * during one, one more runs after it, for all who asked meanwhile.
+   */
+  revalidate(changed?: Changed): Promise<void>
+  /** Marks the pages `changed` reaches stale, the page on screen too (the user moved on). */
+  invalidate(changed?: Changed): void
+}
+
+export function revalidation(
+  store: PageStore,
+  router: Pick<Router<any, any>, 'layoutsOf'>,
+  currentKey: () => string,
+  hardNavigate: (url: string) => void,
+): Revalidation {
+  const invalidate = (changed: Changed | undefined, shown: string | undefined) =>
+    store.invalidate(
+      (payload) => reaches(changed, payload, router),
+      (id) => layoutReached(changed, id),
+      shown,
+    )
+  const reloadShown = coalesced(async () => {
+    const key = currentKey()
+    const result = await store.reload(key)
+    // Gone (a guard now redirects), or not for this page (another build): as a document.
+    if (result.kind !== 'ready' && currentKey() === key) hardNavigate(result.kind === 'redirect' ? result.location : key)
+  })
+  return {
+    revalidate(changed) {
+      const key = currentKey()
+      const shown = store.read(key)
+      invalidate(changed, key)
+      return !shown || reaches(changed, shown.payload, router) ? reloadShown() : Promise.resolve()
+    },
+    invalidate: (changed) => invalidate(changed, undefined),
   }
-  return start
 }

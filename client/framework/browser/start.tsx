@@ -16,14 +16,14 @@ import type { BrowserMonitoringConfig } from '../../../shared/framework/monitori
 import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
 import { locationKey } from '../../../shared/framework/location.js'
 import type { AnyPayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
-import { DEFERRED_GLOBAL, isDeferredDataError, type DeferredOutcome } from '../../../shared/framework/deferred.js'
-import { deferredParts } from './deferred-parts.js'
+import { isDeferredDataError } from '../../../shared/framework/deferred.js'
 import type { LayoutTable, Router, RouteTable } from '../../../shared/framework/route-table.js'
 import { AppRoot } from '../view/app-root.js'
 import { showCaughtRenderError } from '../view/dev-overlay.js'
 import type {} from './import-meta.js' // `import.meta.env`'s type, wherever this file is compiled from
 import { definedPage, type LayoutModules, type PageImports, type PageModule } from '../page-module.js'
 import { LayoutData } from './layout-data.js'
+import { deferredPartsModule } from './load-page.js'
 import type { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'
 import { PageStore } from './page-store.js'
@@ -53,7 +53,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   if (!bootstrap?.textContent || !container) throw new Error('The page has no bootstrap data or root element')
   const bootstrapped = JSON.parse(bootstrap.textContent) as AnyPayload
   if (bootstrapped.kind === 'redirect') throw new Error('A document never carries a redirect payload')
-  const payload = receiveDocumentParts(bootstrapped)
+  const payload = await receiveDocumentParts(bootstrapped)
 
   const modules = new PageModules(app.pages)
   const layoutData = new LayoutData(app.router, () => Date.now())
@@ -134,9 +134,10 @@ async function firstPageModule(routes: RouteTable, modules: PageModules, routeId
 /** How the root hears of errors React recovered from or a boundary caught. */
 const ROOT_OPTIONS: HydrationOptions = {
   onRecoverableError(error) {
-    // A boundary the server could not finish because its deferred part failed: shown
-    // by the boundary, reported once already, on the server.
-    if (isDeferredDataError(error) || failedPartDigests.has((error as { digest?: string }).digest ?? '')) return
+    // A boundary the server could not finish (a deferred part that failed, a render
+    // error inside Suspense): the browser renders it, and the server reported it once,
+    // under this digest.
+    if (typeof (error as { digest?: unknown }).digest === 'string') return
     reportError(error)
   },
   onCaughtError(error, info) {
@@ -149,29 +150,9 @@ const ROOT_OPTIONS: HydrationOptions = {
   },
 }
 
-/** The digests of the deferred parts that failed on the server: their boundaries' recoverable errors say nothing new. */
-const failedPartDigests = new Set<string>()
-
-/**
- * The first page's deferred parts: their outcomes are scripts in the streamed document
- * that push to a queue (DEFERRED_GLOBAL); those already run are in it, later ones call
- * the settling push directly. Once the document is whole, a part that never came fails.
- */
-function receiveDocumentParts<P extends ScreenPayload>(payload: P): P {
-  if (!payload.deferred) return payload
-  const parts = deferredParts(payload)
-  const settle = (outcome: DeferredOutcome) => {
-    if ('error' in outcome && outcome.error.digest) failedPartDigests.add(outcome.error.digest)
-    parts.settle(outcome)
-  }
-  const global = window as unknown as Record<string, { push(outcome: DeferredOutcome): void } | DeferredOutcome[] | undefined>
-  const arrived = global[DEFERRED_GLOBAL]
-  if (Array.isArray(arrived)) arrived.forEach(settle)
-  global[DEFERRED_GLOBAL] = { push: settle }
-  const ended = () => parts.end('This part of the page did not arrive. Reload the page to try again.')
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', ended, { once: true })
-  else ended()
-  return parts.payload
+/** The first page with its deferred parts as promises (./deferred-parts.ts, loaded for such a page only). */
+async function receiveDocumentParts<P extends ScreenPayload>(payload: P): Promise<P> {
+  return payload.deferred ? (await deferredPartsModule()).receiveDocumentParts(payload) : payload
 }
 
 function readMonitoringConfig(): BrowserMonitoringConfig | undefined {

@@ -2,6 +2,7 @@ import { useEffect } from 'react'
 import { CLIENT_ERROR_TEXT, REFUSAL_TEXT, SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { ErrorPayload } from '../../../shared/framework/page-payload.js'
 import { showDevError } from './dev-overlay.js'
+import type {} from '../browser/import-meta.js' // `import.meta.env`'s type
 
 /**
  * A loader's failure. A fault (from 500 up, with the digest that finds the log line):
@@ -10,7 +11,8 @@ import { showDevError } from './dev-overlay.js'
  */
 export function ErrorPage({ error }: { error: ErrorPayload }) {
   useEffect(() => {
-    if (error.devError) showDevError(error.devError)
+    // Only `npm run dev` sends one; in the build the condition is `false` and the overlay's code is left out.
+    if (import.meta.env.DEV && error.devError) showDevError(error.devError)
   }, [error])
   if (error.status >= 500 && (error.digest !== undefined || error.message === undefined)) {
     return (

@@ -34,7 +34,7 @@ import type {
 import type { FileFieldsDecl, FilesDecl } from '../../../shared/framework/uploads.js'
 import { ActionStateContext } from './action-state.js'
 import { NavigationContext } from './navigation-context.js'
-import { bodyOf, Submissions, type SubmissionsSnapshot } from './submissions.js'
+import { bodyOf, createSubmissions, type Submissions, type SubmissionsSnapshot } from './submissions.js'
 
 export interface FieldProps<Field extends string> {
   readonly name: Field
@@ -114,7 +114,7 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
 /** The submissions of one action from one form or hook, with the state the server rendered it with (a refusal posted without JavaScript). */
 export function useSubmissions(action: string, concurrent: boolean): Submissions {
   const fromServer = useContext(ActionStateContext)
-  const [submissions] = useState(() => new Submissions(action, concurrent, fromServer?.action === action ? fromServer : undefined))
+  const [submissions] = useState(() => createSubmissions(action, concurrent, fromServer?.action === action ? fromServer : undefined))
   return submissions
 }
 

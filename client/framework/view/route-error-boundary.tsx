@@ -48,18 +48,12 @@ export class RouteErrorBoundary extends Component<Props, State> {
     const { Fallback } = this.props
     const { failure = { kind: 'render' } } = this.state
     if (Fallback) return <Fallback failure={failure} />
-    if (failure.kind === 'render') return <ClientErrorPage />
-    const { status, digest, message } = failure
-    return (
-      <ErrorPage
-        error={{ kind: 'error', status, buildId: '', ...(digest !== undefined ? { digest } : {}), ...(message !== undefined ? { message } : {}) }}
-      />
-    )
+    return failure.kind === 'render' ? <ClientErrorPage /> : <ErrorPage error={{ ...failure, kind: 'error', buildId: '' }} />
   }
 }
 
 /** A deferred part that failed is the loader's failure, late: its digest finds the server's log line. */
 function failureOf(error: unknown): RouteFailure {
   if (!isDeferredDataError(error)) return { kind: 'render' }
-  return { kind: 'loader', status: 500, digest: error.digest, ...(error.digest === undefined ? { message: error.message } : {}) }
+  return error.digest !== undefined ? { kind: 'loader', status: 500, digest: error.digest } : { kind: 'loader', status: 500, message: error.message }
 }

@@ -13,8 +13,9 @@ import type { ErrorPayload, ScreenPayload } from '../../../shared/framework/page
 import type { AnyLayout, Router } from '../../../shared/framework/route-table.js'
 import type { AnyLayoutModules, Boundaries, LayoutModule, PageModule } from '../page-module.js'
 import { ActionStateContext } from './action-state.js'
-import { PageMatchContext, type PageMatch } from './page-match.js'
+import { PageMatchContext } from './page-match.js'
 import { showDevError } from './dev-overlay.js'
+import type {} from '../browser/import-meta.js' // `import.meta.env`'s type
 import { ErrorPage } from './error-page.js'
 import { NotFoundPage } from './not-found-page.js'
 import type { ReadyPage } from './page-source.js'
@@ -85,21 +86,12 @@ export function Screen({ page, resetKey }: { readonly page: ReadyPage; readonly 
   // level: a layout's form shows its errors as a page's does.
   const { payload } = page
   return (
-    <PageMatchContext.Provider value={matchOf(payload)}>
+    <PageMatchContext.Provider value={payload}>
       <ActionStateContext.Provider value={(payload.kind === 'page' && payload.action) || null}>
         {frames.length === 0 ? <Main>{content}</Main> : content}
       </ActionStateContext.Provider>
     </PageMatchContext.Provider>
   )
-}
-
-const matches = new WeakMap<ScreenPayload, PageMatch>()
-
-/** One value per payload: the layouts reading it re-render when the page changes, not on every render. */
-function matchOf(payload: ScreenPayload): PageMatch {
-  let match = matches.get(payload)
-  if (!match) matches.set(payload, (match = { routeId: payload.routeId, params: payload.kind === 'page' ? payload.params : {} }))
-  return match
 }
 
 function Main({ children }: { readonly children: ReactNode }) {
@@ -143,7 +135,8 @@ function Content({ page, owners }: { readonly page: ReadyPage; readonly owners: 
 /** `npm run dev`: a loader's real error in Vite's overlay, whichever component shows the failure. */
 function DevErrorOverlay({ error }: { readonly error: ErrorPayload }) {
   useEffect(() => {
-    if (error.devError) showDevError(error.devError)
+    // Only `npm run dev` sends one; in the build the condition is `false` and the overlay's code is left out.
+    if (import.meta.env.DEV && error.devError) showDevError(error.devError)
   }, [error])
   return null
 }

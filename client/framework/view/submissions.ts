@@ -44,57 +44,69 @@ type Sent =
   /** `refused`: the action refused the values (not a failure to send or to run). */
   | { readonly kind: 'problem'; readonly state: ActionState; readonly refused: boolean }
 
-export class Submissions {
-  readonly #action: string
-  readonly #concurrent: boolean
-  readonly #listeners = new Set<() => void>()
-  #snapshot: SubmissionsSnapshot
-  /** The newest submission's number: only its outcome is shown. */
-  #newest = 0
-  /** An older submission succeeded after the newest was sent: what it changed must reach the screen too. */
-  #changedMeanwhile = false
-  /** The submissions sent or waiting, in order: the next goes once the last has answered. */
-  #line: Promise<unknown> = Promise.resolve()
-
-  constructor(action: string, concurrent: boolean, fromServer: ActionState | undefined) {
-    this.#action = action
-    this.#concurrent = concurrent
-    this.#snapshot = { pending: undefined, state: fromServer, progress: undefined, refusals: 0 }
-  }
-
-  subscribe = (onChange: () => void): (() => void) => {
-    this.#listeners.add(onChange)
-    return () => this.#listeners.delete(onChange)
-  }
-
-  getSnapshot = (): SubmissionsSnapshot => this.#snapshot
-
-  #update(change: Partial<SubmissionsSnapshot>): void {
-    this.#snapshot = { ...this.#snapshot, ...change }
-    for (const listener of this.#listeners) listener()
-  }
-
+/** One action's submissions from one form or hook: a store for `useSyncExternalStore`, and the way to send. */
+export interface Submissions {
+  subscribe(onChange: () => void): () => void
+  getSnapshot(): SubmissionsSnapshot
   /** Sends `body` (its values given apart, for the optimistic UI); ignored while one is pending unless concurrent. */
-  async submit(body: URLSearchParams | FormData, values: Readonly<Record<string, string>>, context: SubmitContext): Promise<void> {
-    if (!this.#concurrent && this.#snapshot.pending) return
-    const number = ++this.#newest
-    this.#update({ pending: values, state: undefined })
-    const sentFrom = window.location.pathname + window.location.search
+  submit(body: URLSearchParams | FormData, values: Readonly<Record<string, string>>, context: SubmitContext): Promise<void>
+}
+
+// A closure, not a class: its variables minify, where a class's private names stay in
+// the first-load script whole.
+export function createSubmissions(action: string, concurrent: boolean, fromServer: ActionState | undefined): Submissions {
+  const listeners = new Set<() => void>()
+  let snapshot: SubmissionsSnapshot = { pending: undefined, state: fromServer, progress: undefined, refusals: 0 }
+  /** The newest submission's number: only its outcome is shown. */
+  let newest = 0
+  /** An older submission succeeded after the newest was sent: what it changed must reach the screen too. */
+  let changedMeanwhile = false
+  /** The submissions sent or waiting, in order: the next goes once the last has answered. */
+  let line: Promise<unknown> = Promise.resolve()
+
+  function update(change: Partial<SubmissionsSnapshot>): void {
+    snapshot = { ...snapshot, ...change }
+    for (const listener of listeners) listener()
+  }
+
+  async function send(url: string, body: URLSearchParams | FormData): Promise<Sent> {
+    const failed = (message: string): Sent => ({
+      kind: 'problem',
+      state: { action, fieldErrors: {}, values: {}, formError: message },
+      refused: false,
+    })
+    try {
+      const answer = (await postForm(url, body, (share) => update({ progress: Math.floor(share * 100) }))) as
+        ActionResponse | { error?: { message?: string } }
+      if (!('ok' in answer)) return failed(answer.error?.message ?? NOT_SENT)
+      if (!answer.ok) return { kind: 'problem', state: answer, refused: true }
+      return { kind: 'done', redirect: answer.redirect, ...(answer.changed ? { changed: answer.changed } : {}) }
+    } catch {
+      return failed(NOT_SENT)
+    }
+  }
+
+  async function submit(body: URLSearchParams | FormData, values: Readonly<Record<string, string>>, context: SubmitContext): Promise<void> {
+    if (!concurrent && snapshot.pending) return
+    const number = ++newest
+    update({ pending: values, state: undefined })
+    const here = () => window.location.pathname + window.location.search
+    const sentFrom = here()
     const navigationsBefore = context.engine?.navigations
-    const turn = this.#line.then(() => this.#send(sentFrom, body))
-    this.#line = turn
+    const turn = line.then(() => send(sentFrom, body))
+    line = turn
     const sent = await turn
-    if (number !== this.#newest) {
-      if (sent.kind === 'done') this.#changedMeanwhile = true
+    if (number !== newest) {
+      if (sent.kind === 'done') changedMeanwhile = true
       return // a newer submission decides what is shown
     }
     // The user went on while it was sent (a link, Back): the action happened, but its
     // page no longer decides where they are, as a newer navigation supersedes an older one.
-    const movedOn = window.location.pathname + window.location.search !== sentFrom || context.engine?.navigations !== navigationsBefore
+    const movedOn = here() !== sentFrom || context.engine?.navigations !== navigationsBefore
     let settled: Promise<void> | undefined
     if (sent.kind === 'problem') {
-      this.#update({ state: sent.state, refusals: this.#snapshot.refusals + (sent.refused ? 1 : 0), progress: undefined })
-      if (this.#changedMeanwhile) settled = context.engine?.revalidate()
+      update({ state: sent.state, refusals: snapshot.refusals + (sent.refused ? 1 : 0), progress: undefined })
+      if (changedMeanwhile) settled = context.engine?.revalidate()
     } else if (movedOn) {
       settled = context.engine?.revalidate(sent.changed)
     } else if (parseTarget(sent.redirect)?.key === locationKey(window.location.pathname, window.location.search)) {
@@ -105,26 +117,18 @@ export class Submissions {
       context.engine?.invalidate(sent.changed)
       context.navigate(sent.redirect)
     }
-    this.#changedMeanwhile = false
+    changedMeanwhile = false
     await settled
-    if (number === this.#newest) this.#update({ pending: undefined, progress: undefined })
+    if (number === newest) update({ pending: undefined, progress: undefined })
   }
 
-  async #send(url: string, body: URLSearchParams | FormData): Promise<Sent> {
-    const failed = (message: string): Sent => ({
-      kind: 'problem',
-      state: { action: this.#action, fieldErrors: {}, values: {}, formError: message },
-      refused: false,
-    })
-    try {
-      const answer = (await postForm(url, body, (share) => this.#update({ progress: Math.floor(share * 100) }))) as
-        ActionResponse | { error?: { message?: string } }
-      if (!('ok' in answer)) return failed(answer.error?.message ?? NOT_SENT)
-      if (!answer.ok) return { kind: 'problem', state: answer, refused: true }
-      return { kind: 'done', redirect: answer.redirect, ...(answer.changed ? { changed: answer.changed } : {}) }
-    } catch {
-      return failed(NOT_SENT)
-    }
+  return {
+    subscribe(onChange) {
+      listeners.add(onChange)
+      return () => listeners.delete(onChange)
+    },
+    getSnapshot: () => snapshot,
+    submit,
   }
 }
 

@@ -18,12 +18,9 @@
  * - Without JavaScript, `Form` is the same `<form method="post">` as `<Form>`'s: the
  *   server answers 303 back to the page.
  */
-import { useContext, useState, type ReactElement } from 'react'
-import { useLocation } from 'wouter'
-import { ACTION_FIELD } from '../../../shared/framework/actions.js'
+import { useState, type ReactElement } from 'react'
 import type { ActionFields, ActionFileFields, ActionName, ActionSecretFields } from '../../../shared/framework/route-table.js'
 import { ActionForm, useSubmissions, useSubmissionsSnapshot, type ActionOwnerDef, type FormApi, type FormProps } from './form.js'
-import { NavigationContext } from './navigation-context.js'
 
 /** The props of a `useAction` hook's `Form`: a `<Form>`'s, its route and action given already. */
 export type BoundFormProps<R extends ActionOwnerDef, A extends ActionName<R>> = Omit<FormProps<R, A>, 'route' | 'action'>
@@ -31,8 +28,6 @@ export type BoundFormProps<R extends ActionOwnerDef, A extends ActionName<R>> = 
 export interface ActionHandle<R extends ActionOwnerDef, A extends ActionName<R>> {
   /** A `<Form>` that sends this action through the hook: it does not navigate while the page stays. */
   readonly Form: (props: BoundFormProps<R, A>) => ReactElement
-  /** Sends these values (the fields left out are sent empty), as the form would. */
-  submit(values: { readonly [F in ActionFields<R, A>]?: string }): void
   /** True from a submission until the page shows what it changed, or until it is refused or fails. */
   readonly pending: boolean
   /** While pending: the values the newest submission sent (optimistic UI). */
@@ -46,8 +41,6 @@ export interface ActionHandle<R extends ActionOwnerDef, A extends ActionName<R>>
 export function useAction<R extends ActionOwnerDef, A extends ActionName<R>>(route: R, action: A): ActionHandle<R, A> {
   const submissions = useSubmissions(action, true)
   const { pending, state } = useSubmissionsSnapshot(submissions)
-  const engine = useContext(NavigationContext)
-  const [, navigate] = useLocation()
   // One component for the hook's life: a new one each render would remount the form.
   const [Form] = useState(() => {
     const BoundForm = (props: BoundFormProps<R, A>) => <ActionForm route={route} action={action} submissions={submissions} {...props} />
@@ -55,16 +48,6 @@ export function useAction<R extends ActionOwnerDef, A extends ActionName<R>>(rou
   })
   return {
     Form,
-    submit(values) {
-      const body = new URLSearchParams({ [ACTION_FIELD]: action })
-      const sent: Record<string, string> = {}
-      for (const [field, value] of Object.entries(values)) {
-        if (typeof value !== 'string') continue
-        body.append(field, value)
-        sent[field] = value
-      }
-      void submissions.submit(body, sent, { engine, navigate })
-    },
     pending: pending !== undefined,
     values: pending,
     formError: state?.formError,

@@ -1,5 +1,6 @@
 import t from 'tap'
 import { LayoutData } from '../../../client/framework/browser/layout-data.js'
+import { layoutReached } from '../../../client/framework/browser/revalidation.js'
 import type { PagePayload } from '../../../shared/framework/page-payload.js'
 import { createRouter, layout } from '../../../shared/framework/route-table.js'
 
@@ -49,15 +50,15 @@ t.test('an answer that left held data out gets it back; one that brought data re
   const fresher = data.complete(page('onShelf', { shelf: { n: 2 } }), held, 0)
   t.same(fresher.layouts, { shelf: { n: 2 } }, 'what the server sent wins')
   t.same([...data.heldFor('onShelf')], [['shelf', { n: 2 }]])
-  data.invalidate(undefined)
+  data.forget((id) => layoutReached(undefined, id))
   t.equal(data.heldFor('onShelf').size, 0, 'an action that names nothing empties it')
 })
 
 t.test('an action that names layouts forgets only theirs', async (t) => {
   const data = new LayoutData(router, () => 0)
   data.complete(page('onShelf', { root: {}, shelf: { n: 1 } }), new Map(), 0)
-  data.invalidate({ routes: ['onShelf'] })
+  data.forget((id) => layoutReached({ routes: ['onShelf'] }, id))
   t.same([...data.heldFor('onShelf').keys()], ['root', 'shelf'], 'a route named: its layouts stay held')
-  data.invalidate({ layouts: ['shelf'] })
+  data.forget((id) => layoutReached({ layouts: ['shelf'] }, id))
   t.same([...data.heldFor('onShelf').keys()], ['root'], 'the named layout is asked for again, the root is not')
 })

@@ -1,6 +1,8 @@
 import t from 'tap'
 import { PageModules } from '../../../client/framework/browser/page-modules.js'
 import { PageStore } from '../../../client/framework/browser/page-store.js'
+import { layoutReached, reaches } from '../../../client/framework/browser/revalidation.js'
+import type { Changed } from '../../../shared/framework/actions.js'
 import { LayoutData } from '../../../client/framework/browser/layout-data.js'
 import type { PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
 import { createRouter, layout, type Router } from '../../../shared/framework/route-table.js'
@@ -88,7 +90,7 @@ t.test("a page whose loaders changed the visitor's state (a flash message taken)
   t.ok(store.read('/thanked'), 'still readable, for the page showing it')
 })
 
-t.test('invalidate() marks stale what an action reached, but the page on screen', async (t) => {
+t.test('invalidate() marks stale what an action reached, but the page on screen; revalidation says what it reached', async (t) => {
   const root = layout()({ id: 'root', mode: 'static' })
   const shelf = layout()({ id: 'shelf', mode: 'dynamic', parent: root })
   const router = createRouter(
@@ -104,21 +106,28 @@ t.test('invalidate() marks stale what an action reached, but the page on screen'
     store.set('/shared', { payload: { ...(page('static') as PagePayload), routeId: 'alone' } })
   }
   const fresh = () => ['/shelf/1', '/shelf/2', '/alone', '/broken'].filter((key) => store.isFresh(key))
+  // What the navigation engine does after an action that says it `changed` this.
+  const invalidate = (changed: Changed | undefined, shown: string | undefined) =>
+    store.invalidate(
+      (payload) => reaches(changed, payload, router),
+      (id) => layoutReached(changed, id),
+      shown,
+    )
 
   fill()
-  store.invalidate(undefined, '/shelf/1')
+  invalidate(undefined, '/shelf/1')
   t.same(fresh(), ['/shelf/1'], 'naming nothing: every page but the one on screen')
   t.ok(store.isFresh('/shared'), 'but a static page: its answer is the same whatever an action did')
   t.equal(store.read('/shelf/2'), undefined, 'a stale page is never shown as it is')
   t.ok(store.read('/shelf/1'), 'the page on screen stays until its reload replaces it')
 
   fill()
-  store.invalidate({ layouts: ['shelf'] }, undefined)
+  invalidate({ layouts: ['shelf'] }, undefined)
   t.same(fresh(), ['/alone'], 'a layout named: the pages inside it (and a failure screen)')
-  t.ok(store.reaches({ layouts: ['shelf'] }, '/shelf/9'), 'a page not cached is reached')
-  t.notOk(store.reaches({ routes: ['onShelf'] }, '/alone'))
+  t.ok(reaches({ layouts: ['shelf'] }, at('onShelf'), router), 'a page inside a named layout is reached')
+  t.notOk(reaches({ routes: ['onShelf'] }, at('alone'), router), 'a page of another route is not')
 
   fill()
-  store.invalidate({ routes: ['alone'] }, undefined)
+  invalidate({ routes: ['alone'] }, undefined)
   t.same(fresh(), ['/shelf/1', '/shelf/2'], 'a route named: its pages')
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { coalesced } from '../../../client/framework/browser/revalidation.js'
+import { coalesced } from '../../../client/framework/browser/coalesced.js'
 
 t.test('a reload asked for while one runs runs once more after it, for everyone who asked meanwhile', async (t) => {
   const finishes: Array<() => void> = []
