@@ -97,6 +97,22 @@ t.test('a part is data, never markup: what it holds cannot end its script', asyn
   t.same(JSON.parse(data.text().trim().split('\n')[1]!), { key: 'later', value }, 'and from the page data')
 })
 
+t.test("a part JSON cannot carry (a BigInt) is that part's failure: the answers end, the server stays up", async (t) => {
+  partGate.reset()
+  partGate.open()
+  const { origin, logs } = await listenTestApp(t, 'fixture')
+  const page = getStreamed(`${origin}/deferred?bigint=1`)
+  await page.done
+  const line = logs.find((l) => l.msg === 'deferred data failed')
+  t.match(line, { part: 'later', err: { type: 'TypeError' } }, 'logged as the part failing')
+  t.match(page.text(), `"key":"later","error":{"digest":"${String(line?.digest)}"}`)
+  t.ok(page.text().endsWith('</div></body></html>'), 'the document ends')
+  const data = getStreamed(`${origin}/_data/deferred?bigint=1`, { accept: 'application/json' })
+  await data.done
+  t.match(JSON.parse(data.text().trim().split('\n')[1]!), { key: 'later', error: { digest: /.+/ } }, 'the page data ends too')
+  t.equal((await fetch(`${origin}/deferred`)).status, 200, 'and the server still answers')
+})
+
 t.test("a layout's part: the same, named by its layout", async (t) => {
   partGate.reset()
   const { origin } = await listenTestApp(t, 'fixture')

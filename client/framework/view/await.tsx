@@ -32,7 +32,7 @@ export interface AwaitProps<T> {
 
 export function Await<T>({ resolve, fallback, children, error = defaultError }: AwaitProps<T>) {
   return (
-    <PartBoundary render={error}>
+    <PartBoundary render={error} part={resolve}>
       <Suspense fallback={fallback}>
         <Resolved promise={resolve}>{children}</Resolved>
       </Suspense>
@@ -54,15 +54,28 @@ function defaultError(failure: PartFailure): ReactNode {
 
 interface BoundaryProps {
   readonly render: (failure: PartFailure) => ReactNode
+  /** The part: another promise (the page loaded again, another query) is another chance. */
+  readonly part: Promise<unknown>
   readonly children: ReactNode
 }
 
-/** Catches its part's failure; anything else (a bug in `children`) goes on to the boundary above. */
-class PartBoundary extends Component<BoundaryProps, { readonly failure: unknown }> {
-  override state: { readonly failure: unknown } = { failure: undefined }
+interface BoundaryState {
+  readonly failure: unknown
+  readonly failedPart?: Promise<unknown> | undefined
+}
 
-  static getDerivedStateFromError(failure: unknown) {
+/** Catches its part's failure; anything else (a bug in `children`) goes on to the boundary above. */
+class PartBoundary extends Component<BoundaryProps, BoundaryState> {
+  override state: BoundaryState = { failure: undefined }
+
+  static getDerivedStateFromError(failure: unknown): Partial<BoundaryState> {
     return { failure }
+  }
+
+  static getDerivedStateFromProps(props: BoundaryProps, state: BoundaryState): Partial<BoundaryState> | null {
+    if (state.failure === undefined) return null
+    if (state.failedPart === undefined) return { failedPart: props.part }
+    return state.failedPart === props.part ? null : { failure: undefined, failedPart: undefined }
   }
 
   override render() {

@@ -62,7 +62,10 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
     timer.unref()
   })
   type Thenable = Promise<unknown> & { status?: string; value?: unknown; reason?: unknown }
-  const promise: Thenable = Promise.race([part, late]).then(
+  // A value JSON cannot carry (a BigInt, a cycle) fails here, as the part's failure,
+  // not later while it is written into an answer.
+  const arrived = Promise.race([part, late]).then((value) => (JSON.stringify(value), value))
+  const promise: Thenable = arrived.then(
     (value) => {
       clearTimeout(timer)
       Object.assign(promise, { status: 'fulfilled', value })

@@ -114,7 +114,7 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
         const parts = partWriter(options.deferred ?? [], render.nonce?.script, startsAfterShell(render) ? startScriptTag(render) : '')
         const body = new Transform({
           transform: (chunk, _encoding, done) => done(null, chunk),
-          flush: (done) => void parts.rest().then((scripts) => done(null, scripts + DOCUMENT_TAIL)),
+          flush: (done) => void parts.rest().then((scripts) => done(null, scripts + DOCUMENT_TAIL), done),
         })
         body.push(head)
         body.on('close', () => clearTimeout(timer))
