@@ -82,9 +82,12 @@ export async function answerForm(
 
   await response.applyTo(reply)
   if (outcome.ok) {
+    // The action has done its work: a `changed` naming what the app lacks is a fault to
+    // fix (logged and reported), but the answer is its success, telling the browser to
+    // refresh everything.
     const unknown = outcome.changed && unknownChanged(view, outcome.changed)
-    if (unknown) return answerThrown(answers, request, reply, new TypeError(unknown), { what: 'action failed', action: name })
-    return answers.answerSuccess(request, reply, outcome.redirect ?? location.key, outcome.changed)
+    if (unknown) faultOf(request, new TypeError(unknown), 'action named an unknown change', { action: name })
+    return answers.answerSuccess(request, reply, outcome.redirect ?? location.key, unknown ? undefined : outcome.changed)
   }
   return answers.answerInvalid(request, reply, view, location, {
     action: name,
