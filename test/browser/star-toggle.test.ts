@@ -11,6 +11,7 @@ import t from 'tap'
 import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
 import { gate } from '../helpers/gate.js'
+import { waitUntil } from '../helpers/wait.js'
 
 const toggle = (page: Page) => page.getByRole('button', { name: 'Star this list' })
 const pressed = async (page: Page) => (await toggle(page).getAttribute('aria-pressed')) === 'true'
@@ -77,6 +78,23 @@ t.test('the star toggle', async (t) => {
     await page.getByRole('heading', { name: 'Item list 3' }).waitFor()
     t.same(await sidebarStarred(page), ['Item list 7'], 'Back to a page cached before the change shows the change')
     t.equal(documentRequests.length, documents, 'no document load')
+  })
+
+  t.test('a page still loading when the action answers is asked for again, never shown as it came', async (t) => {
+    const { page, dataRequests } = await openPage(t)
+    await page.goto(`${origin}/items/8`)
+    await waitForHydration(page)
+    const prefetches = await gate(page, `${origin}/_data/items/2`, 'GET')
+    await page.getByRole('link', { name: 'Item list 2', exact: true }).hover() // a prefetch, answered before the star
+    await prefetches.seen(1)
+    await toggle(page).click()
+    await page.locator('form.star-toggle[aria-busy="false"]').waitFor()
+    await prefetches.open() // the answer from before the change lands now
+    await waitUntil(() => dataRequests.filter((url) => url.endsWith('/_data/items/2')).length === 1, 'the prefetch was sent')
+    await page.getByRole('link', { name: 'Item list 2', exact: true }).click()
+    await page.getByRole('heading', { name: 'Item list 2' }).waitFor()
+    t.same(await sidebarStarred(page), ['Item list 8'], 'the sidebar shows the star')
+    t.equal(prefetches.count, 2, 'the page was asked for again after the change')
   })
 
   t.test('a refused or failed toggle puts the old state back', async (t) => {

@@ -244,7 +244,7 @@ export class NavigationEngine implements AppNavigation {
       if (key === this.#shown?.key) {
         // Same page (a link to itself, or to a #hash on it): the URL does not change, so
         // the page host hears of a page loaded again only from the store; then arrive now.
-        this.#store.set(key, result.page, result.fetchedAt)
+        this.#store.announce()
         this.#arrive(document.title)
       }
     })

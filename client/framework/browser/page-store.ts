@@ -38,6 +38,8 @@ export class PageStore implements PageSource {
   readonly #now: () => number
   /** How many loads have started (and pages been set): each entry's `order` comes from it. */
   #started = 0
+  /** Loads started before this (the last invalidation) may hold what an action changed: their pages go in stale. */
+  #staleBefore = 0
 
   constructor({ onUnresolved, now = () => Date.now(), ...context }: PageStoreOptions) {
     this.#now = now
@@ -66,6 +68,11 @@ export class PageStore implements PageSource {
   /** Puts a page in the cache and tells the page host (the first page, from the HTML, goes in this way). */
   set(key: string, page: ReadyPage, fetchedAt = this.#now()): void {
     this.#entries.set(key, { page, fetchedAt, order: ++this.#started })
+    this.#notify()
+  }
+
+  /** Tells the page host to read again: a load (which keeps what it brings) has just been waited for. */
+  announce(): void {
     this.#notify()
   }
 
@@ -119,7 +126,8 @@ export class PageStore implements PageSource {
     const loading = loadPage(key, this.#context).then((result) => {
       if (this.#inFlight.get(key) === loading) this.#inFlight.delete(key)
       if (result.kind === 'ready' && (this.#entries.get(key)?.order ?? 0) < order) {
-        this.#entries.set(key, { page: result.page, fetchedAt: result.fetchedAt, order })
+        const stale = order < this.#staleBefore ? { stale: true as const } : {}
+        this.#entries.set(key, { page: result.page, fetchedAt: result.fetchedAt, order, ...stale })
         kept()
       }
       return result
@@ -130,7 +138,8 @@ export class PageStore implements PageSource {
 
   request(key: string): void {
     void this.load(key).then((result) => {
-      if (result.kind === 'ready') this.set(key, result.page, result.fetchedAt)
+      // The load kept its page (unless a newer one is there already): show what is kept.
+      if (result.kind === 'ready') this.#notify()
       else this.#onUnresolved(key, result)
     })
   }
@@ -143,6 +152,9 @@ export class PageStore implements PageSource {
    */
   invalidate(reached: (payload: ScreenPayload) => boolean, layoutReached: (id: string) => boolean, shown: string | undefined): void {
     this.#context.layouts.forget(layoutReached)
+    // A load under way began before the change: what it brings goes in stale, and the next asks again.
+    this.#staleBefore = ++this.#started
+    this.#inFlight.clear()
     for (const [key, entry] of this.#entries) {
       if (key !== shown && !entry.stale && reached(entry.page.payload)) this.#entries.set(key, { ...entry, stale: true })
     }

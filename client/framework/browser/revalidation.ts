@@ -7,6 +7,7 @@
  * did (and it sits in static layouts only).
  */
 import type { Changed } from '../../../shared/framework/actions.js'
+import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import type { Router } from '../../../shared/framework/route-table.js'
 import { coalesced } from './coalesced.js'
@@ -54,9 +55,16 @@ export function revalidation(
     )
   const reloadShown = coalesced(async () => {
     const key = currentKey()
-    const result = await store.reload(key)
-    // Gone (a guard now redirects), or not for this page (another build): as a document.
-    if (result.kind !== 'ready' && currentKey() === key) hardNavigate(result.kind === 'redirect' ? result.location : key)
+    const reloaded = store.reload(key).then((result) => {
+      // Gone (a guard now redirects), or not for this page (another build): as a document.
+      if (result.kind !== 'ready' && currentKey() === key) hardNavigate(result.kind === 'redirect' ? result.location : key)
+    })
+    // A reload that hangs does not keep a form pending: past a navigation's deadline the
+    // wait ends (the page stays as it is; the reload may still land).
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ROUTE_LOAD_TIMEOUT_MS)))
+    await Promise.race([reloaded, deadline])
+    clearTimeout(timer)
   })
   return {
     revalidate(changed) {
