@@ -10,6 +10,7 @@ import zlib from 'node:zlib'
 import t from 'tap'
 import { negotiateEncoding } from '../../server/framework/compression.js'
 import { createTestApp, listenTestApp } from '../helpers/app.js'
+import { getStreamed } from '../helpers/streamed-get.js'
 import { waitUntil } from '../helpers/wait.js'
 import { streamGate } from '../fixtures/app/stream-gate.js'
 
@@ -133,27 +134,14 @@ t.test('compression on (the default)', async (t) => {
 t.test('a streamed page is compressed as it streams: the shell still comes first', async (t) => {
   streamGate.reset()
   const { origin } = await listenTestApp(t, 'fixture')
-  let text = ''
-  let headers: Record<string, unknown> = {}
-  const done = new Promise<void>((resolve, reject) => {
-    request(`${origin}/streamed`, { headers: { 'accept-encoding': 'br' } }, (res) => {
-      headers = res.headers
-      const decoded = res.pipe(zlib.createBrotliDecompress())
-      decoded.setEncoding('utf8')
-      decoded.on('data', (chunk: string) => (text += chunk))
-      decoded.on('end', resolve)
-      decoded.on('error', reject)
-    })
-      .on('error', reject)
-      .end()
-  })
-  await waitUntil(() => text.includes('<h1>Streamed</h1>'), 'the shell arrived, decompressed')
-  t.equal(headers['content-encoding'], 'br')
-  t.notMatch(text, 'Arrived after the shell', 'before the late part')
+  const page = getStreamed(`${origin}/streamed`, {}, { brotli: true })
+  await waitUntil(() => page.text().includes('<h1>Streamed</h1>'), 'the shell arrived, decompressed')
+  t.equal(page.headers()['content-encoding'], 'br')
+  t.notMatch(page.text(), 'Arrived after the shell', 'before the late part')
   streamGate.open()
-  await done
-  t.match(text, '<p id="late">Arrived after the shell</p>')
-  t.ok(text.endsWith('</div></body></html>'))
+  await page.done
+  t.match(page.text(), '<p id="late">Arrived after the shell</p>')
+  t.ok(page.text().endsWith('</div></body></html>'))
 })
 
 t.test('COMPRESSION=off: everything as it is, for a proxy in front to compress', async (t) => {

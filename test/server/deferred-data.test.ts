@@ -8,36 +8,15 @@
  * slow statistics.
  */
 import * as Sentry from '@sentry/node'
-import { request } from 'node:http'
 import t from 'tap'
 import { sentryNodeOptions } from '../../server/framework/monitoring/sentry-options.js'
 import { sentryReporter } from '../../server/framework/monitoring/sentry-reporter.js'
 import { parseDsn } from '../../shared/framework/monitoring.js'
 import { listenTestApp } from '../helpers/app.js'
 import { startFakeIngest } from '../helpers/fake-ingest.js'
+import { getStreamed } from '../helpers/streamed-get.js'
 import { waitUntil } from '../helpers/wait.js'
 import { partGate } from '../fixtures/app/stream-gate.js'
-
-/** GETs `url` and records the body as it arrives. */
-function getStreamed(url: string, headers: Record<string, string> = {}) {
-  let text = ''
-  let status = 0
-  let responseHeaders: Record<string, unknown> = {}
-  let sent: ReturnType<typeof request> | undefined
-  const done = new Promise<void>((resolve, reject) => {
-    sent = request(url, { headers }, (res) => {
-      status = res.statusCode ?? 0
-      responseHeaders = res.headers
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => (text += chunk))
-      res.on('end', resolve)
-      res.on('error', reject)
-    })
-      .on('error', reject)
-      .end()
-  })
-  return { done, text: () => text, status: () => status, headers: () => responseHeaders, close: () => sent?.destroy() }
-}
 
 const VALUE_SCRIPT = '"key":"later","value":"Arrived later"'
 
@@ -79,6 +58,16 @@ t.test('the page data streams too: the payload first, the part on a line of its 
   const lines = data.text().trim().split('\n')
   t.equal(lines.length, 2)
   t.same(JSON.parse(lines[1]!), { key: 'later', value: 'Arrived later' })
+
+  // Compressed, each line is flushed as it is written: the payload still comes first.
+  partGate.reset()
+  const compressed = getStreamed(`${origin}/_data/deferred`, { accept: 'application/json' }, { brotli: true })
+  await waitUntil(() => compressed.text().includes('\n'), 'the first line arrived, decompressed')
+  t.equal(compressed.headers()['content-encoding'], 'br')
+  t.notMatch(compressed.text(), 'Arrived later', 'before the part')
+  partGate.open()
+  await compressed.done
+  t.same(JSON.parse(compressed.text().trim().split('\n')[1]!), { key: 'later', value: 'Arrived later' })
 })
 
 t.test('a part is data, never markup: what it holds cannot end its script', async (t) => {

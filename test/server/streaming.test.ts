@@ -4,36 +4,16 @@
  * ready, then the closing tags; and a boundary still pending at the render timeout is
  * aborted: the document still ends, and the browser renders that part itself.
  */
-import { request } from 'node:http'
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
+import { getStreamed } from '../helpers/streamed-get.js'
 import { waitUntil } from '../helpers/wait.js'
 import { streamGate } from '../fixtures/app/stream-gate.js'
-
-/** GETs `url` and records each chunk of the body as it arrives. */
-function getChunks(url: string) {
-  const chunks: string[] = []
-  let status = 0
-  let headers: Record<string, unknown> = {}
-  const done = new Promise<void>((resolve, reject) => {
-    request(url, (res) => {
-      status = res.statusCode ?? 0
-      headers = res.headers
-      res.setEncoding('utf8')
-      res.on('data', (chunk: string) => chunks.push(chunk))
-      res.on('end', resolve)
-      res.on('error', reject)
-    })
-      .on('error', reject)
-      .end()
-  })
-  return { chunks, done, status: () => status, headers: () => headers, text: () => chunks.join('') }
-}
 
 t.test('a streamed route: shell first, then the late content, then the closing tags', async (t) => {
   streamGate.reset()
   const { origin } = await listenTestApp(t, 'fixture')
-  const page = getChunks(`${origin}/streamed`)
+  const page = getStreamed(`${origin}/streamed`)
   await waitUntil(() => page.text().includes('<h1>Streamed</h1>'), 'the shell arrived')
   t.equal(page.status(), 200)
   t.equal(page.headers()['cache-control'], 'private, no-store')
@@ -54,7 +34,7 @@ t.test('a streamed route: shell first, then the late content, then the closing t
 t.test('a streamed boundary still pending at the timeout is aborted; the document still ends', async (t) => {
   streamGate.reset()
   const { origin, logs } = await listenTestApp(t, 'fixture', { renderTimeoutMs: 300 })
-  const page = getChunks(`${origin}/streamed`)
+  const page = getStreamed(`${origin}/streamed`)
   await page.done
   const html = page.text()
   t.equal(page.status(), 200, 'the shell was sent: the status stands')
@@ -71,7 +51,7 @@ t.test('a streamed boundary still pending at the timeout is aborted; the documen
 t.test('a streamed page whose title() throws: the error page, as a page rendered whole gets, not a hung answer', async (t) => {
   streamGate.reset()
   const { origin, logs } = await listenTestApp(t, 'fixture')
-  const page = getChunks(`${origin}/streamed?text=untitled`)
+  const page = getStreamed(`${origin}/streamed?text=untitled`)
   await page.done
   t.equal(page.status(), 500)
   t.match(page.text(), /^<!DOCTYPE html>/)
