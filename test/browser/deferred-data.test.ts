@@ -29,12 +29,18 @@ t.test('deferred parts in the fixture', async (t) => {
     t.same(documentRequests, [`${origin}/deferred`], 'and the page works: a link is a client navigation')
   })
 
-  t.test('a client navigation shows the fallback, then the part', async (t) => {
+  /** A hydrated /links page, the gate closed, then a click on `link`. */
+  async function navigateFrom(t: Parameters<typeof openPage>[0], link: string) {
     partGate.reset()
-    const { page, documentRequests } = await openPage(t)
-    await page.goto(`${origin}/links`)
-    await waitForHydration(page)
-    await page.getByRole('link', { name: 'A deferred part', exact: true }).click()
+    const tracked = await openPage(t)
+    await tracked.page.goto(`${origin}/links`)
+    await waitForHydration(tracked.page)
+    await tracked.page.getByRole('link', { name: link, exact: true }).click()
+    return tracked
+  }
+
+  t.test('a client navigation shows the fallback, then the part', async (t) => {
+    const { page, documentRequests } = await navigateFrom(t, 'A deferred part')
     await page.locator('h1', { hasText: 'Deferred' }).waitFor()
     t.ok(await page.locator('#part-waiting').isVisible(), 'the page shows at once, with the fallback')
     partGate.open()
@@ -43,11 +49,7 @@ t.test('deferred parts in the fixture', async (t) => {
   })
 
   t.test("a layout's part, after a client navigation", async (t) => {
-    partGate.reset()
-    const { page, documentRequests } = await openPage(t)
-    await page.goto(`${origin}/links`)
-    await waitForHydration(page)
-    await page.getByRole('link', { name: 'A layout with a deferred part' }).click()
+    const { page, documentRequests } = await navigateFrom(t, 'A layout with a deferred part')
     await page.locator('h1', { hasText: 'Late note' }).waitFor()
     t.ok(await page.locator('#note-waiting').isVisible(), 'the layout shows its fallback')
     partGate.open()
