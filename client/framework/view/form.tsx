@@ -111,15 +111,22 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
   )
 }
 
-/** The submissions of one action from one form or hook, with the state the server rendered it with (a refusal posted without JavaScript). */
+/** The submissions of one action from one form or hook. */
 export function useSubmissions(action: string, concurrent: boolean): Submissions {
-  const fromServer = useContext(ActionStateContext)
-  const [submissions] = useState(() => createSubmissions(action, concurrent, fromServer?.action === action ? fromServer : undefined))
+  const [submissions] = useState(() => createSubmissions(action, concurrent))
   return submissions
 }
 
+/**
+ * What `submissions` shows: until this form sends something, the refusal the page on
+ * screen was rendered with (posted without JavaScript). Read from the page, not copied:
+ * a form in a layout stays while the pages change, and the refusal goes with its page.
+ */
 export function useSubmissionsSnapshot(submissions: Submissions): SubmissionsSnapshot {
-  return useSyncExternalStore(submissions.subscribe, submissions.getSnapshot, submissions.getSnapshot)
+  const fromServer = useContext(ActionStateContext)
+  const snapshot = useSyncExternalStore(submissions.subscribe, submissions.getSnapshot, submissions.getSnapshot)
+  if (snapshot.sent || fromServer?.action !== submissions.action) return snapshot
+  return { ...snapshot, state: fromServer }
 }
 
 /** A `<Form>`'s element, sending through `submissions` (its own, or a `useAction`'s). */

@@ -25,6 +25,8 @@ export interface SubmissionsSnapshot {
   readonly pending: Readonly<Record<string, string>> | undefined
   /** The last refusal or failure, shown until the next submission. */
   readonly state: ActionState | undefined
+  /** Whether this form has sent anything: until then a refusal the server rendered the page with is shown. */
+  readonly sent: boolean
   /** A form with files being sent: the percentage sent so far, once the browser says. */
   readonly progress: number | undefined
   /** How many refusals this form has had (each one's announcement is read again). */
@@ -46,6 +48,8 @@ type Sent =
 
 /** One action's submissions from one form or hook: a store for `useSyncExternalStore`, and the way to send. */
 export interface Submissions {
+  /** The action these submissions send. */
+  readonly action: string
   subscribe(onChange: () => void): () => void
   getSnapshot(): SubmissionsSnapshot
   /** Sends `body` (its values given apart, for the optimistic UI); ignored while one is pending unless concurrent. */
@@ -54,9 +58,9 @@ export interface Submissions {
 
 // A closure, not a class: its variables minify, where a class's private names stay in
 // the first-load script whole.
-export function createSubmissions(action: string, concurrent: boolean, fromServer: ActionState | undefined): Submissions {
+export function createSubmissions(action: string, concurrent: boolean): Submissions {
   const listeners = new Set<() => void>()
-  let snapshot: SubmissionsSnapshot = { pending: undefined, state: fromServer, progress: undefined, refusals: 0 }
+  let snapshot: SubmissionsSnapshot = { pending: undefined, state: undefined, sent: false, progress: undefined, refusals: 0 }
   /** The newest submission's number: only its outcome is shown. */
   let newest = 0
   /** An older submission succeeded after the newest was sent: what it changed must reach the screen too. */
@@ -89,7 +93,7 @@ export function createSubmissions(action: string, concurrent: boolean, fromServe
   async function submit(body: URLSearchParams | FormData, values: Readonly<Record<string, string>>, context: SubmitContext): Promise<void> {
     if (!concurrent && snapshot.pending) return
     const number = ++newest
-    update({ pending: values, state: undefined })
+    update({ pending: values, state: undefined, sent: true })
     const here = () => window.location.pathname + window.location.search
     const sentFrom = here()
     const navigationsBefore = context.engine?.navigations
@@ -123,6 +127,7 @@ export function createSubmissions(action: string, concurrent: boolean, fromServe
   }
 
   return {
+    action,
     subscribe(onChange) {
       listeners.add(onChange)
       return () => listeners.delete(onChange)
