@@ -1,30 +1,35 @@
 /**
- * The light / dark / system choice: a form posting the root layout's `theme` action.
- * Without JavaScript the server stores the cookie and answers with the page again, in
- * the chosen colours. With JavaScript the colours change at once (on `<html
- * data-theme>`, the attribute the server writes) and the same post, sent by fetch,
- * stores the choice; if it cannot be stored, the colours go back.
+ * The light / dark / system choice: the root layout's `theme` action, sent with
+ * `useAction`. Without JavaScript the server stores the cookie and answers with the page
+ * again, in the chosen colours. With JavaScript the colours change at once (on `<html
+ * data-theme>`, the attribute the server writes) while the same post stores the choice.
  *
- * A plain form rather than `<Form>`: the choice has no fields to fill in (only a value
- * the buttons never send can be refused, shown as one message) and no page data to
- * reload, and the root layout is in every page's first load, where every kilobyte
- * counts.
+ * What is shown is derived, never copied: the choice being sent while it is pending,
+ * otherwise the cookie the server keeps it in (readable by scripts for this; a colour
+ * preference is no secret). So a choice the server refused or never got goes back by
+ * itself, as the cookie did not change; and the action names nothing changed, so no page
+ * data is loaded again.
  *
  * The server's HTML cannot say which button is pressed on a static page (that page is
  * shared by everyone), so the stylesheet marks the current one from `<html data-theme>`,
  * and `aria-pressed` is set once the page is interactive.
  */
-import { useContext, useEffect, useRef, useState, type FormEvent } from 'react'
-import { ACTION_FIELD, type ActionFields, type ActionName } from '../../shared/framework/index.js'
-import { ActionStateContext } from '../framework/index.js'
-import type { layouts } from '../../shared/routes.js'
-import { documentTheme, isTheme, THEMES, type Theme } from '../../shared/theme.js'
+import { useEffect, useState } from 'react'
+import type { ActionFields } from '../../shared/framework/index.js'
+import { useAction } from '../framework/index.js'
+import { layouts } from '../../shared/routes.js'
+import { documentTheme, isTheme, THEME_COOKIE, THEMES, type Theme } from '../../shared/theme.js'
 
-/** The action and its field, checked against the layout table. */
-const ACTION: ActionName<typeof layouts.root> = 'theme'
-const FIELD: ActionFields<typeof layouts.root, typeof ACTION> = 'theme'
+/** The buttons' field, checked against the layout table. */
+const FIELD: ActionFields<typeof layouts.root, 'theme'> = 'theme'
 
 const LABELS: Record<Theme, string> = { light: 'Light', dark: 'Dark', system: 'System' }
+
+/** The theme the server keeps for this browser: its cookie, none for the system's. */
+function storedTheme(): Theme {
+  const cookie = document.cookie.split('; ').find((pair) => pair.startsWith(`${THEME_COOKIE}=`))
+  return documentTheme(cookie?.slice(THEME_COOKIE.length + 1)) ?? 'system'
+}
 
 function applyTheme(theme: Theme): void {
   const value = documentTheme(theme)
@@ -33,60 +38,28 @@ function applyTheme(theme: Theme): void {
 }
 
 export function ThemeChoice() {
+  const choice = useAction(layouts.root, 'theme')
   // Known only in the browser (see above): none is pressed until then.
-  const [current, setCurrent] = useState<Theme>()
-  /** Counts choices: only the latest one's failure puts the colours back. */
-  const latest = useRef(0)
-  // A value the buttons never send (a crafted post, without JavaScript) comes back as
-  // the page with the action's refusal: say why nothing changed.
-  // Derived from the page's state, not copied: it goes with the page it came with.
-  const refused = useContext(ActionStateContext)
-  /** The refusal a later choice of ours answered. */
-  const [dismissed, setDismissed] = useState<typeof refused>(null)
-  const refusal = refused?.action === ACTION && refused !== dismissed ? (refused.fieldErrors[FIELD] ?? refused.formError) : undefined
-  useEffect(() => setCurrent(documentTheme(document.documentElement.dataset.theme) ?? 'system'), [])
-
-  async function choose(event: FormEvent<HTMLFormElement>) {
-    const submitter = (event.nativeEvent as SubmitEvent).submitter
-    const theme = submitter instanceof HTMLButtonElement ? submitter.value : undefined
-    if (!isTheme(theme)) return // not one of ours: let the browser post it
-    event.preventDefault()
-    setDismissed(refused) // a choice of ours: the refusal of another value no longer applies
-    const before = current
-    const choice = ++latest.current
-    applyTheme(theme)
-    setCurrent(theme)
-    try {
-      const response = await fetch(window.location.pathname + window.location.search, {
-        method: 'POST',
-        headers: { accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-        body: new URLSearchParams({ [ACTION_FIELD]: ACTION, [FIELD]: theme }),
-        credentials: 'same-origin',
-      })
-      if (!response.ok) throw new Error(`the theme was not stored (${response.status})`)
-    } catch (error) {
-      if (before && choice === latest.current) {
-        applyTheme(before)
-        setCurrent(before)
-      }
-      console.warn(error)
-    }
-  }
+  const [interactive, setInteractive] = useState(false)
+  useEffect(() => setInteractive(true), [])
+  const sending = choice.values?.theme
+  const current = interactive ? (isTheme(sending) ? sending : storedTheme()) : undefined
+  useEffect(() => {
+    if (current) applyTheme(current)
+  }, [current])
 
   return (
-    <form method="post" className="theme-choice" aria-label="Colour theme" onSubmit={choose}>
-      <input type="hidden" name={ACTION_FIELD} value={ACTION} />
-      <span aria-hidden="true">Theme:</span>
-      {THEMES.map((theme) => (
-        <button key={theme} type="submit" name={FIELD} value={theme} aria-pressed={current === undefined ? undefined : current === theme}>
-          {LABELS[theme]}
-        </button>
-      ))}
-      {refusal && (
-        <span role="alert" className="form-error">
-          {refusal}
-        </span>
+    <choice.Form className="theme-choice" aria-label="Colour theme">
+      {() => (
+        <>
+          <span aria-hidden="true">Theme:</span>
+          {THEMES.map((theme) => (
+            <button key={theme} type="submit" name={FIELD} value={theme} aria-pressed={current && current === theme}>
+              {LABELS[theme]}
+            </button>
+          ))}
+        </>
       )}
-    </form>
+    </choice.Form>
   )
 }

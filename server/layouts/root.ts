@@ -20,10 +20,13 @@ export default defineServerLayout(layouts.root, {
   },
   actions: {
     theme: ({ theme }, { response }) => {
-      if (!isTheme(theme)) return actionInvalid({ theme: 'Choose light, dark or system.' })
+      // Only a value the buttons never send is refused: one message for the form.
+      if (!isTheme(theme)) return actionInvalid({}, 'Choose light, dark or system.')
       if (theme === 'system') response.deleteCookie(THEME_COOKIE)
-      else response.setCookie(THEME_COOKIE, theme, { maxAge: THEME_COOKIE_MAX_AGE_S })
-      return actionSuccess()
+      // Readable by scripts: the theme choice shows what it holds (a preference, no secret).
+      else response.setCookie(THEME_COOKIE, theme, { maxAge: THEME_COOKIE_MAX_AGE_S, httpOnly: false })
+      // No page's data depends on it: nothing is loaded again.
+      return actionSuccess({ changed: {} })
     },
   },
 })
