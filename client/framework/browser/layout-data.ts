@@ -21,6 +21,7 @@ export class LayoutData {
   readonly #entries = new Map<string, Entry>()
   readonly #router: Pick<Router<any, any>, 'layouts' | 'layoutsOf'>
   readonly #now: () => number
+  #changes = 0
 
   constructor(router: Pick<Router<any, any>, 'layouts' | 'layoutsOf'>, now: () => number) {
     this.#router = router
@@ -39,15 +40,22 @@ export class LayoutData {
     return held
   }
 
+  /** How many times an action's change was forgotten: a load notes it when it asks. */
+  get changes(): number {
+    return this.#changes
+  }
+
   /**
    * Keeps the layout data a payload brought and returns the payload with the held data
    * it left out put back (a payload that brought everything is returned as it is).
+   * Data asked for before an action changed something (`since`, `changes` then) may be
+   * from before the change: it completes its own payload but is not kept.
    */
-  complete<P extends AnyPayload>(payload: P, held: HeldLayouts, fetchedAt: number): P {
+  complete<P extends AnyPayload>(payload: P, held: HeldLayouts, fetchedAt: number, since = this.#changes): P {
     if (payload.kind === 'redirect') return payload
     const brought = payload.layouts ?? {}
     for (const [id, data] of Object.entries(brought)) {
-      if (Object.hasOwn(this.#router.layouts, id)) this.#entries.set(id, { data, fetchedAt })
+      if (since === this.#changes && Object.hasOwn(this.#router.layouts, id)) this.#entries.set(id, { data, fetchedAt })
     }
     const missing = [...held].filter(([id]) => !Object.hasOwn(brought, id))
     if (missing.length === 0) return payload
@@ -56,6 +64,7 @@ export class LayoutData {
 
   /** Forgets the data of the layouts a server action `reached`: their loaders run again. */
   forget(reached: (id: string) => boolean): void {
+    this.#changes++
     for (const id of [...this.#entries.keys()]) if (reached(id)) this.#entries.delete(id)
   }
 }

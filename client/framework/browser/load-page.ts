@@ -40,6 +40,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   chunk?.catch(() => {})
 
   const held = ctx.layouts.heldFor(expectedRoute)
+  const since = ctx.layouts.changes
   // Another build's server answers this before running any loader (see BUILD_ID_HEADER).
   const headers: Record<string, string> = { accept: 'application/json', [BUILD_ID_HEADER]: ctx.buildId }
   if (held.size > 0) headers[LAYOUTS_HELD_HEADER] = [...held.keys()].join(',')
@@ -65,7 +66,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   if (!isPayload(answer)) return { kind: 'reload', reason: 'page data answer is not a page payload' }
   if (answer.buildId !== ctx.buildId) return { kind: 'reload', reason: 'another build answered' }
   if (answer.kind !== 'redirect' && streamed) answer = streamed.receive(answer)
-  const body = ctx.layouts.complete(answer as AnyPayload, held, fetchedAt)
+  const body = ctx.layouts.complete(answer as AnyPayload, held, fetchedAt, since)
   if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
   // A route's failure screens may be its own (its module's boundaries): load it too.
   if (body.routeId === undefined) return { kind: 'ready', page: { payload: body }, fetchedAt }
