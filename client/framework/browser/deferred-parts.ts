@@ -104,6 +104,8 @@ export interface StreamedParts {
   readonly payload: Promise<unknown>
   /** The payload with a promise for each part, settled as the rest of the answer arrives. */
   receive<P extends ScreenPayload>(payload: P): P
+  /** The payload is not used (another build's): the rest of the answer is not waited for. */
+  cancel(): void
 }
 
 export function streamedParts(body: ReadableStream<Uint8Array>): StreamedParts {
@@ -122,6 +124,7 @@ export function streamedParts(body: ReadableStream<Uint8Array>): StreamedParts {
       })()
       return parts.payload
     },
+    cancel: () => void lines.return(undefined),
   }
 }
 
@@ -130,16 +133,21 @@ async function* linesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string
   const reader = body.getReader()
   const decoder = new TextDecoder()
   let buffered = ''
-  for (;;) {
-    const { done, value } = await reader.read()
-    buffered += done ? decoder.decode() : decoder.decode(value, { stream: true })
-    let end: number
-    while ((end = buffered.indexOf('\n')) !== -1) {
-      const line = buffered.slice(0, end)
-      buffered = buffered.slice(end + 1)
-      if (line.trim() !== '') yield line
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      buffered += done ? decoder.decode() : decoder.decode(value, { stream: true })
+      let end: number
+      while ((end = buffered.indexOf('\n')) !== -1) {
+        const line = buffered.slice(0, end)
+        buffered = buffered.slice(end + 1)
+        if (line.trim() !== '') yield line
+      }
+      if (done) return
     }
-    if (done) return
+  } finally {
+    // Left early (cancelled, or a line that is not JSON): the connection is not kept for the rest.
+    reader.cancel().catch(() => {})
   }
 }
 

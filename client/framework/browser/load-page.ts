@@ -63,8 +63,10 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   } catch (error) {
     return { kind: 'reload', reason: `page data request failed: ${String(error)}` }
   }
-  if (!isPayload(answer)) return { kind: 'reload', reason: 'page data answer is not a page payload' }
-  if (answer.buildId !== ctx.buildId) return { kind: 'reload', reason: 'another build answered' }
+  if (!isPayload(answer) || answer.buildId !== ctx.buildId) {
+    streamed?.cancel()
+    return { kind: 'reload', reason: isPayload(answer) ? 'another build answered' : 'page data answer is not a page payload' }
+  }
   if (answer.kind !== 'redirect' && streamed) answer = streamed.receive(answer)
   const body = ctx.layouts.complete(answer as AnyPayload, held, fetchedAt, since)
   if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
