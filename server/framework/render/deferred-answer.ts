@@ -16,8 +16,9 @@ import { outcomesOf } from './deferred-parts.js'
  * Crawlers and link previews, told by their user agent (as Next.js and React Router tell
  * them): they read the HTML once, so they get every part in place, never a fallback.
  */
+// `(?<!cu)`: phones named CUBOT are not crawlers (as the isbot package has it).
 const CRAWLER =
-  /bot\b|crawl|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|lighthouse|bingpreview|yandex|baiduspider/i
+  /(?<!cu)bot\b|crawl|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|lighthouse|bingpreview|yandex|baiduspider/i
 
 export function isCrawler(request: FastifyRequest): boolean {
   const agent = request.headers['user-agent']
