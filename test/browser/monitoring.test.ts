@@ -8,6 +8,8 @@ import { parseDsn } from '../../shared/framework/monitoring.js'
 import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { startFakeIngest, type FakeIngest } from '../helpers/fake-ingest.js'
+import { partGate } from '../fixtures/app/stream-gate.js'
+import { CLIENT_ERROR_TEXT } from '../../shared/framework/error-texts.js'
 import { waitUntil } from '../helpers/wait.js'
 
 type Test = Parameters<typeof openPage>[0]
@@ -38,6 +40,7 @@ const DELIBERATE_ERRORS = [
   /ResizeObserver loop/,
   /a plain string/,
   /Rendering failed in the browser/,
+  /Marker on purpose/,
 ]
 
 t.test('browser monitoring', async (t) => {
@@ -114,6 +117,21 @@ t.test('browser monitoring', async (t) => {
     const [event] = eventsWith('Rendering failed in the browser')
     t.equal(event.exception.values[0].mechanism.type, 'react.error-boundary')
     t.ok(event.contexts.react.componentStack, 'with the component stack')
+  })
+
+  t.test("an error in a deferred part's view is told once, though two boundaries meet it", async (t) => {
+    partGate.open()
+    const tracked = await open(t, '/links')
+    await monitoringOn(tracked)
+    await tracked.page.getByRole('link', { name: 'A deferred part whose view fails' }).click()
+    // The <Await>'s boundary passes it on: the route's error screen shows.
+    await tracked.page.getByRole('heading', { name: CLIENT_ERROR_TEXT }).waitFor()
+    t.equal(tracked.errors.filter((e) => e.includes('The part view failed on purpose')).length, 1, 'one console error')
+    await ingest.waitFor(() => eventsWith('The part view failed on purpose').length >= 1, 'the error event')
+    // Another error after it: once that has arrived, a duplicate would have too.
+    await tracked.page.evaluate(() => setTimeout(() => Promise.reject(new Error('Marker on purpose'))))
+    await ingest.waitFor(() => eventsWith('Marker on purpose').length >= 1, 'the marker')
+    t.equal(eventsWith('The part view failed on purpose').length, 1, 'one report')
   })
 
   t.test('redirects, not-found pages and navigations produce no error event; navigations are breadcrumbs', async (t) => {
