@@ -7,7 +7,7 @@
 export const THEMES = ['light', 'dark', 'system'] as const
 export type Theme = (typeof THEMES)[number]
 
-/** The cookie that holds a chosen theme; absent means "system". */
+/** The cookie that holds a chosen theme; absent, or "system", means the system's. */
 export const THEME_COOKIE = 'theme'
 
 /** A year: a preference, not a session. */

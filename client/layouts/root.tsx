@@ -8,7 +8,7 @@ import { useEffect } from 'react'
 import { useLocation } from 'wouter'
 import { href, layouts } from '../../shared/routes.js'
 import { SIGNED_IN_ATTRIBUTE, SIGNED_IN_COOKIE, saysSignedIn } from '../../shared/signed-in.js'
-import { defineLayout, type LayoutProps, Link } from '../framework/index.js'
+import { browserCookie, defineLayout, type LayoutProps, Link } from '../framework/index.js'
 import { ThemeChoice } from './theme-choice.js'
 
 /** The sections of the main navigation, and which paths belong to each. */
@@ -25,19 +25,11 @@ export default defineLayout(layouts.root, {
   Component: RootLayout,
 })
 
-/** The hint cookie's value in `document.cookie`. */
-function signedInHint(): string | undefined {
-  return document.cookie
-    .split('; ')
-    .find((pair) => pair.startsWith(`${SIGNED_IN_COOKIE}=`))
-    ?.slice(SIGNED_IN_COOKIE.length + 1)
-}
-
 function RootLayout({ children }: LayoutProps<typeof layouts.root>) {
   const [path] = useLocation()
   // After a sign-in or sign-out (each ends in a navigation) the header shows the right link.
   useEffect(() => {
-    document.documentElement.toggleAttribute(SIGNED_IN_ATTRIBUTE, saysSignedIn(signedInHint()))
+    document.documentElement.toggleAttribute(SIGNED_IN_ATTRIBUTE, saysSignedIn(browserCookie(SIGNED_IN_COOKIE)))
   }, [path])
   return (
     <>

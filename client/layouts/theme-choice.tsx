@@ -6,9 +6,10 @@
  *
  * What is shown is derived, never copied: the choice being sent while it is pending,
  * otherwise the cookie the server keeps it in (readable by scripts for this; a colour
- * preference is no secret). So a choice the server refused or never got goes back by
- * itself, as the cookie did not change; and the action names nothing changed, so no page
- * data is loaded again.
+ * preference is no secret), or, before any choice, the theme the server wrote on the
+ * page (a cookie stored before it was readable counts there too). So a choice the server
+ * refused or never got goes back by itself, as the cookie did not change; and the action
+ * names nothing changed, so no page data is loaded again.
  *
  * The server's HTML cannot say which button is pressed on a static page (that page is
  * shared by everyone), so the stylesheet marks the current one from `<html data-theme>`,
@@ -16,7 +17,7 @@
  */
 import { useEffect, useState } from 'react'
 import type { ActionFields } from '../../shared/framework/index.js'
-import { useAction } from '../framework/index.js'
+import { browserCookie, useAction } from '../framework/index.js'
 import { layouts } from '../../shared/routes.js'
 import { documentTheme, isTheme, THEME_COOKIE, THEMES, type Theme } from '../../shared/theme.js'
 
@@ -25,10 +26,10 @@ const FIELD: ActionFields<typeof layouts.root, 'theme'> = 'theme'
 
 const LABELS: Record<Theme, string> = { light: 'Light', dark: 'Dark', system: 'System' }
 
-/** The theme the server keeps for this browser: its cookie, none for the system's. */
-function storedTheme(): Theme {
-  const cookie = document.cookie.split('; ').find((pair) => pair.startsWith(`${THEME_COOKIE}=`))
-  return documentTheme(cookie?.slice(THEME_COOKIE.length + 1)) ?? 'system'
+/** The theme the server keeps for this browser, once a choice was stored: its cookie. */
+function storedTheme(): Theme | undefined {
+  const stored = browserCookie(THEME_COOKIE)
+  return isTheme(stored) ? stored : undefined
 }
 
 function applyTheme(theme: Theme): void {
@@ -40,10 +41,10 @@ function applyTheme(theme: Theme): void {
 export function ThemeChoice() {
   const choice = useAction(layouts.root, 'theme')
   // Known only in the browser (see above): none is pressed until then.
-  const [interactive, setInteractive] = useState(false)
-  useEffect(() => setInteractive(true), [])
+  const [served, setServed] = useState<Theme>()
+  useEffect(() => setServed(documentTheme(document.documentElement.dataset.theme) ?? 'system'), [])
   const sending = choice.values?.theme
-  const current = interactive ? (isTheme(sending) ? sending : storedTheme()) : undefined
+  const current = served && (isTheme(sending) ? sending : (storedTheme() ?? served))
   useEffect(() => {
     if (current) applyTheme(current)
   }, [current])

@@ -22,9 +22,10 @@ export default defineServerLayout(layouts.root, {
     theme: ({ theme }, { response }) => {
       // Only a value the buttons never send is refused: one message for the form.
       if (!isTheme(theme)) return actionInvalid({}, 'Choose light, dark or system.')
-      if (theme === 'system') response.deleteCookie(THEME_COOKIE)
-      // Readable by scripts: the theme choice shows what it holds (a preference, no secret).
-      else response.setCookie(THEME_COOKIE, theme, { maxAge: THEME_COOKIE_MAX_AGE_S, httpOnly: false })
+      // Readable by scripts: the theme choice shows what it holds (a preference, no
+      // secret). "system" is stored too, not deleted: it replaces a cookie stored before
+      // the cookie was readable, which the choice in the browser cannot see.
+      response.setCookie(THEME_COOKIE, theme, { maxAge: THEME_COOKIE_MAX_AGE_S, httpOnly: false })
       // No page's data depends on it: nothing is loaded again.
       return actionSuccess({ changed: {} })
     },

@@ -254,6 +254,8 @@ t.test('the theme choice in Chromium', async (t) => {
     t.equal(await theme.getByRole('button', { name: 'Dark' }).getAttribute('aria-pressed'), 'true')
     await waitUntil(() => stored.length === 1, 'the choice was posted')
     t.equal(stored[0]!.status, 200)
+    await theme.locator('button[aria-pressed="true"]').filter({ hasText: 'Dark' }).waitFor()
+    t.equal(await page.locator('html').getAttribute('data-theme'), 'dark', 'stored: still dark once the answer came')
     const [cookie] = await page.context().cookies()
     t.match(cookie, { name: 'theme', value: 'dark', httpOnly: false, sameSite: 'Lax' })
     t.same(documentRequests, [`${origin}/about`], 'no page load')
@@ -263,6 +265,23 @@ t.test('the theme choice in Chromium', async (t) => {
     const dark = await page.evaluate<Contrast>(CONTRAST)
     t.equal(dark.background, 'rgb(22, 24, 29)', 'dark colours')
     for (const name of ['text', 'link', 'error', 'footer'] as const) t.ok(dark[name] >= 4.5, `dark: ${name} ${dark[name].toFixed(2)}:1 meets AA`)
+  })
+
+  t.test('a choice stored before its cookie was readable by scripts is kept, until the next choice', async (t) => {
+    const { page } = await openPage(t)
+    await page.context().addCookies([{ name: 'theme', value: 'dark', url: origin, httpOnly: true, sameSite: 'Lax' }])
+    await page.goto(`${origin}/about`)
+    await waitForHydration(page)
+    const theme = page.getByRole('form', { name: 'Colour theme' })
+    await theme.locator('button[aria-pressed="true"]').waitFor()
+    t.equal(await theme.locator('button[aria-pressed="true"]').textContent(), 'Dark', 'the one the server wrote on the page')
+    t.equal(await page.locator('html').getAttribute('data-theme'), 'dark', 'the colours stay')
+    const answered = page.waitForResponse((response) => response.request().method() === 'POST')
+    await theme.getByRole('button', { name: 'System' }).click()
+    t.equal((await answered).status(), 200)
+    t.equal(await theme.locator('button[aria-pressed="true"]').textContent(), 'System', 'the choice shows once stored')
+    t.equal(await page.locator('html').getAttribute('data-theme'), null, "the system's colours")
+    t.match(await page.context().cookies(), [{ name: 'theme', value: 'system', httpOnly: false }], 'one cookie, readable now')
   })
 
   t.test('a choice that is not stored goes back, and says so', async (t) => {

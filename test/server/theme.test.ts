@@ -31,7 +31,7 @@ t.test('the theme choice', async (t) => {
     const system = await app.inject({ method: 'POST', url: '/items/3', headers: FORM, payload: '_action=theme&theme=system' })
     t.equal(system.statusCode, 303)
     t.equal(system.headers.location, '/items/3')
-    t.match(setCookies(system)[0], /^theme=; Max-Age=0;/, '"system" forgets the choice')
+    t.match(setCookies(system)[0], /^theme=system; Max-Age=31536000; Path=\/; SameSite=Lax$/, '"system" is a choice stored too')
 
     const notFound = await app.inject({ method: 'POST', url: '/no/such/page', headers: FORM, payload: '_action=theme&theme=light' })
     t.equal(notFound.statusCode, 303, 'the not-found page is in the root layout: its theme form works there too')
