@@ -104,50 +104,48 @@ export interface StreamedParts {
   readonly payload: Promise<unknown>
   /** The payload with a promise for each part, settled as the rest of the answer arrives. */
   receive<P extends ScreenPayload>(payload: P): P
-  /** The payload is not used (another build's): the rest of the answer is not waited for. */
+  /** The payload is not used (another build's, or not JSON): the rest of the answer is not waited for. */
   cancel(): void
 }
 
 export function streamedParts(body: ReadableStream<Uint8Array>): StreamedParts {
-  const lines = linesOf(body)
+  const reader = body.getReader()
+  // Cancelling the reader ends a read under way too: the lines end, the connection is let go.
+  const cancel = () => void reader.cancel().catch(() => {})
+  const lines = linesOf(reader)
   return {
     payload: lines.next().then((first) => (first.done ? undefined : JSON.parse(first.value))),
     receive(payload) {
       const parts = deferredParts(payload)
       void (async () => {
         try {
-          for (let line = await lines.next(); !line.done; line = await lines.next()) parts.settle(JSON.parse(line.value) as DeferredOutcome)
+          for await (const line of lines) parts.settle(JSON.parse(line) as DeferredOutcome)
         } catch {
-          // The connection broke: what has not come fails below, in its boundary.
+          // The connection broke, or a line is not JSON: what has not come fails below, in its boundary.
+          cancel()
         }
         parts.end('This part of the page did not arrive. Check your connection and try again.')
       })()
       return parts.payload
     },
-    cancel: () => void lines.return(undefined),
+    cancel,
   }
 }
 
 /** The lines of a streamed answer, as they arrive. */
-async function* linesOf(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
-  const reader = body.getReader()
+async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder()
   let buffered = ''
-  try {
-    for (;;) {
-      const { done, value } = await reader.read()
-      buffered += done ? decoder.decode() : decoder.decode(value, { stream: true })
-      let end: number
-      while ((end = buffered.indexOf('\n')) !== -1) {
-        const line = buffered.slice(0, end)
-        buffered = buffered.slice(end + 1)
-        if (line.trim() !== '') yield line
-      }
-      if (done) return
+  for (;;) {
+    const { done, value } = await reader.read()
+    buffered += done ? decoder.decode() : decoder.decode(value, { stream: true })
+    let end: number
+    while ((end = buffered.indexOf('\n')) !== -1) {
+      const line = buffered.slice(0, end)
+      buffered = buffered.slice(end + 1)
+      if (line.trim() !== '') yield line
     }
-  } finally {
-    // Left early (cancelled, or a line that is not JSON): the connection is not kept for the rest.
-    reader.cancel().catch(() => {})
+    if (done) return
   }
 }
 

@@ -61,6 +61,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
       answer = await response.json()
     }
   } catch (error) {
+    streamed?.cancel()
     return { kind: 'reload', reason: `page data request failed: ${String(error)}` }
   }
   if (!isPayload(answer) || answer.buildId !== ctx.buildId) {

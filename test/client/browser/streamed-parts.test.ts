@@ -58,7 +58,22 @@ t.test('an answer not used (another build) is cancelled: the connection is not h
   await parts.payload
   t.notOk(state.cancelled)
   parts.cancel()
-  // The reader lets go as the generator closes (a microtask or two).
-  for (let i = 0; i < 100 && !state.cancelled; i++) await Promise.resolve()
+  await waitForCancel(state)
+  t.ok(state.cancelled, 'the body was cancelled, though nothing more had come')
+})
+
+t.test('a line that is not JSON: the parts not come fail, and the rest is not waited for', async (t) => {
+  const { stream, write, state } = body()
+  const parts = streamedParts(stream)
+  write(JSON.stringify(payload) + '\n')
+  const received = parts.receive((await parts.payload) as PagePayload)
+  write('<html>a proxy error page</html>\n')
+  await t.rejects((received.data as { slow: Promise<unknown> }).slow, { name: 'DeferredDataError' })
+  await waitForCancel(state)
   t.ok(state.cancelled, 'the body was cancelled')
 })
+
+/** The stream hears of a cancel a few microtasks after it was asked for. */
+async function waitForCancel(state: { cancelled: boolean }) {
+  for (let i = 0; i < 100 && !state.cancelled; i++) await Promise.resolve()
+}
