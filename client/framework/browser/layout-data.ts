@@ -21,7 +21,9 @@ export class LayoutData {
   readonly #entries = new Map<string, Entry>()
   readonly #router: Pick<Router<any, any>, 'layouts' | 'layoutsOf'>
   readonly #now: () => number
+  /** How many times an action's change was forgotten; by layout, the last time its data was. */
   #changes = 0
+  readonly #forgottenAt = new Map<string, number>()
 
   constructor(router: Pick<Router<any, any>, 'layouts' | 'layoutsOf'>, now: () => number) {
     this.#router = router
@@ -40,7 +42,7 @@ export class LayoutData {
     return held
   }
 
-  /** How many times an action's change was forgotten: a load notes it when it asks. */
+  /** A load notes this when it asks (see `complete`). */
   get changes(): number {
     return this.#changes
   }
@@ -48,14 +50,15 @@ export class LayoutData {
   /**
    * Keeps the layout data a payload brought and returns the payload with the held data
    * it left out put back (a payload that brought everything is returned as it is).
-   * Data asked for before an action changed something (`since`, `changes` then) may be
-   * from before the change: it completes its own payload but is not kept.
+   * A layout's data asked for before an action changed it (`since`, `changes` then) may
+   * be from before the change: it completes its own payload but is not kept.
    */
   complete<P extends AnyPayload>(payload: P, held: HeldLayouts, fetchedAt: number, since = this.#changes): P {
     if (payload.kind === 'redirect') return payload
     const brought = payload.layouts ?? {}
     for (const [id, data] of Object.entries(brought)) {
-      if (since === this.#changes && Object.hasOwn(this.#router.layouts, id)) this.#entries.set(id, { data, fetchedAt })
+      const current = (this.#forgottenAt.get(id) ?? 0) <= since
+      if (current && Object.hasOwn(this.#router.layouts, id)) this.#entries.set(id, { data, fetchedAt })
     }
     const missing = [...held].filter(([id]) => !Object.hasOwn(brought, id))
     if (missing.length === 0) return payload
@@ -65,6 +68,10 @@ export class LayoutData {
   /** Forgets the data of the layouts a server action `reached`: their loaders run again. */
   forget(reached: (id: string) => boolean): void {
     this.#changes++
-    for (const id of [...this.#entries.keys()]) if (reached(id)) this.#entries.delete(id)
+    for (const id of Object.keys(this.#router.layouts)) {
+      if (!reached(id)) continue
+      this.#entries.delete(id)
+      this.#forgottenAt.set(id, this.#changes)
+    }
   }
 }

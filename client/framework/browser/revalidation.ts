@@ -24,6 +24,11 @@ export function reaches(changed: Changed | undefined, payload: ScreenPayload, ch
   return chains.layoutsOf(routeId).some((layout) => changed.layouts?.includes(layout.id) ?? false)
 }
 
+/** True when an action says it changed no page's data (`changed: {}`): nothing is reached, not even a load under way. */
+function namesNoChange(changed: Changed | undefined): boolean {
+  return changed !== undefined && !changed.routes?.length && !changed.layouts?.length
+}
+
 /** The layouts whose data `changed` reaches: all of them when it names nothing. */
 export function layoutReached(changed: Changed | undefined, layoutId: string): boolean {
   return !changed || (changed.layouts?.includes(layoutId) ?? false)
@@ -68,11 +73,14 @@ export function revalidation(
   })
   return {
     revalidate(changed) {
+      if (namesNoChange(changed)) return Promise.resolve()
       const key = currentKey()
       const shown = store.read(key)
       invalidate(changed, key)
       return !shown || reaches(changed, shown.payload, router) ? reloadShown() : Promise.resolve()
     },
-    invalidate: (changed) => invalidate(changed, undefined),
+    invalidate: (changed) => {
+      if (!namesNoChange(changed)) invalidate(changed, undefined)
+    },
   }
 }

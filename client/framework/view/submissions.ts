@@ -63,8 +63,8 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
   let snapshot: SubmissionsSnapshot = { pending: undefined, state: undefined, sent: false, progress: undefined, refusals: 0 }
   /** The newest submission's number: only its outcome is shown. */
   let newest = 0
-  /** An older submission succeeded after the newest was sent: what it changed must reach the screen too. */
-  let changedMeanwhile = false
+  /** What older submissions changed, answered after the newest was sent: it must reach the screen too. */
+  let changedMeanwhile: Array<Changed | undefined> = []
   /** The submissions sent or waiting, in order: the next goes once the last has answered. */
   let line: Promise<unknown> = Promise.resolve()
 
@@ -101,27 +101,28 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
     line = turn
     const sent = await turn
     if (number !== newest) {
-      if (sent.kind === 'done') changedMeanwhile = true
+      if (sent.kind === 'done') changedMeanwhile.push(sent.changed)
       return // a newer submission decides what is shown
     }
+    const older = changedMeanwhile
+    changedMeanwhile = []
     // The user went on while it was sent (a link, Back): the action happened, but its
     // page no longer decides where they are, as a newer navigation supersedes an older one.
     const movedOn = here() !== sentFrom || context.engine?.navigations !== navigationsBefore
     let settled: Promise<void> | undefined
     if (sent.kind === 'problem') {
       update({ state: sent.state, refusals: snapshot.refusals + (sent.refused ? 1 : 0), progress: undefined })
-      if (changedMeanwhile) settled = context.engine?.revalidate()
+      if (older.length > 0) settled = context.engine?.revalidate(allOf(older))
     } else if (movedOn) {
-      settled = context.engine?.revalidate(sent.changed)
+      settled = context.engine?.revalidate(allOf([...older, sent.changed]))
     } else if (parseTarget(sent.redirect)?.key === locationKey(window.location.pathname, window.location.search)) {
       // Back to this page (the server answers with its canonical key): it is loaded again.
       context.form?.reset()
-      settled = context.engine?.revalidate(sent.changed)
+      settled = context.engine?.revalidate(allOf([...older, sent.changed]))
     } else {
-      context.engine?.invalidate(sent.changed)
+      context.engine?.invalidate(allOf([...older, sent.changed]))
       context.navigate(sent.redirect)
     }
-    changedMeanwhile = false
     await settled
     if (number === newest) update({ pending: undefined, progress: undefined })
   }
@@ -135,6 +136,12 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
     getSnapshot: () => snapshot,
     submit,
   }
+}
+
+/** What several successful submissions changed together: everything if one named nothing. */
+function allOf(changes: ReadonlyArray<Changed | undefined>): Changed | undefined {
+  if (changes.includes(undefined)) return undefined
+  return { routes: changes.flatMap((changed) => changed!.routes ?? []), layouts: changes.flatMap((changed) => changed!.layouts ?? []) }
 }
 
 /**

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { PageModules } from '../../../client/framework/browser/page-modules.js'
 import { PageStore } from '../../../client/framework/browser/page-store.js'
-import { layoutReached, reaches } from '../../../client/framework/browser/revalidation.js'
+import { layoutReached, reaches, revalidation } from '../../../client/framework/browser/revalidation.js'
 import type { Changed } from '../../../shared/framework/actions.js'
 import { LayoutData } from '../../../client/framework/browser/layout-data.js'
 import type { PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
@@ -130,4 +130,17 @@ t.test('invalidate() marks stale what an action reached, but the page on screen;
   fill()
   invalidate({ routes: ['alone'] }, undefined)
   t.same(fresh(), ['/shelf/1', '/shelf/2'], 'a route named: its pages')
+
+  // `changed: {}`: the action changed no page's data (a colour theme): nothing is reached.
+  fill()
+  const engine = revalidation(
+    store,
+    router,
+    () => '/shelf/1',
+    () => t.fail('no document load'),
+  )
+  await engine.revalidate({})
+  engine.invalidate({})
+  t.same(fresh(), ['/shelf/1', '/shelf/2', '/alone', '/broken'], 'every page stays fresh, a failure screen too')
+  t.notOk(store.isLoading('/shelf/1'), 'the page on screen is not loaded again')
 })
