@@ -63,7 +63,7 @@ const wouterReactDeps = {
   name: 'wouter-react-deps',
   enforce: 'pre' as const,
   resolveId(source: string, importer: string | undefined) {
-    if (source !== './react-deps.js' || !importer?.includes(`${path.sep}node_modules${path.sep}wouter${path.sep}`)) return null
+    if (source !== './react-deps.js' || !importer?.includes('/node_modules/wouter/')) return null
     return path.join(projectRoot, 'client/framework/vendor/wouter-react-deps.ts')
   },
 }
@@ -83,12 +83,16 @@ const directDynamicImports = {
   load(id: string) {
     return id === VITE_PRELOAD_HELPER ? { code: 'export const __vitePreload = (load) => load()', moduleSideEffects: false } : null
   },
-  writeBundle(_options: unknown, bundle: Record<string, { type: string; fileName: string; code?: string }>) {
-    for (const chunk of Object.values(bundle)) {
-      if (chunk.type === 'chunk' && chunk.code?.includes('__vite__mapDeps')) {
-        throw new Error(`${chunk.fileName}: Vite has dependencies to preload for a dynamic import (see directDynamicImports)`)
+  // After Vite's own (which writes the dependency lists into the chunks), before anything is written.
+  generateBundle: {
+    order: 'post' as const,
+    handler(this: { error(message: string): never }, _options: unknown, bundle: Record<string, { type: string; fileName: string; code?: string }>) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === 'chunk' && chunk.code?.includes('__vite__mapDeps')) {
+          this.error(`${chunk.fileName}: Vite has dependencies to preload for a dynamic import (see directDynamicImports)`)
+        }
       }
-    }
+    },
   },
 }
 
