@@ -50,7 +50,7 @@ export function ThemeChoice() {
   }, [current])
 
   return (
-    <choice.Form className="theme-choice" aria-label="Colour theme">
+    <choice.Form className="theme-choice" aria-label="Colour theme" aria-busy={choice.pending}>
       {() => (
         <>
           <span aria-hidden="true">Theme:</span>
