@@ -78,6 +78,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
     const module = await (body.routeId === expectedRoute && chunk ? chunk : ctx.modules.load(body.routeId))
     return { kind: 'ready', page: { payload: body, module }, fetchedAt }
   } catch (error) {
+    streamed?.cancel()
     return { kind: 'reload', reason: `route chunk failed to load: ${String(error)}` }
   }
 }

@@ -2,9 +2,10 @@
  * Which cached pages an action's change reaches (docs/guide/forms-and-actions.md,
  * "Revalidation"). An action that names nothing reaches every page; one that names
  * routes or layouts reaches the pages of those routes and the pages inside those
- * layouts. A failure screen is always reached: it is no data to keep. A static page
- * never is: its answer is rendered once and shared, the same bytes whatever an action
- * did (and it sits in static layouts only).
+ * layouts; one that names an empty change (`changed: {}`) reaches none. Otherwise a
+ * failure screen is always reached: it is no data to keep. A static page never is: its
+ * answer is rendered once and shared, the same bytes whatever an action did (and it sits
+ * in static layouts only).
  */
 import type { Changed } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'

@@ -62,6 +62,15 @@ t.test('an answer not used (another build) is cancelled: the connection is not h
   t.ok(state.cancelled, 'the body was cancelled, though nothing more had come')
 })
 
+t.test('a cancel while a read is under way ends it: nothing more need come', async (t) => {
+  const { stream, state } = body()
+  const parts = streamedParts(stream)
+  parts.cancel()
+  t.equal(await parts.payload, undefined, 'the answer ends')
+  await waitForCancel(state)
+  t.ok(state.cancelled, 'the body was cancelled')
+})
+
 t.test('a line that is not JSON: the parts not come fail, and the rest is not waited for', async (t) => {
   const { stream, write, state } = body()
   const parts = streamedParts(stream)
