@@ -92,7 +92,13 @@ async function startTestApp(t: Test, which: BuiltApp, forBrowser: boolean, optio
     ...(options.sessionWarnIntervalMs ? { sessionWarnIntervalMs: options.sessionWarnIntervalMs } : {}),
     ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}),
   })
-  t.teardown(() => app.close())
+  // A connection the test left open (a body it never read) would hold the close until
+  // the client lets go: the test is over, so its connections go with the app.
+  t.teardown(async () => {
+    const closing = app.close()
+    app.server.closeAllConnections()
+    await closing
+  })
   await app.ready()
   return { app, build, logs }
 }
