@@ -50,6 +50,19 @@ export function usesSharedBuilds(root: string, file: string): boolean {
   return buildsOf(root, file).length > 0
 }
 
+/**
+ * How long a file is expected to take where it has not run before (a fresh clone):
+ * the development server's tests longest, then Chromium's, then those that start
+ * processes, then the rest. Only the order of a run depends on it.
+ */
+export function expectedSeconds(root: string, file: string): number {
+  const text = readFileSync(path.resolve(root, file), 'utf8')
+  if (/helpers\/dev-server\.js'/.test(text)) return 30
+  if (needsOf(root, file).includes('chromium')) return 12
+  if (!isUnitTier(root, file)) return 6
+  return 2
+}
+
 /** What marks a module as starting processes: a server, a browser, npm, a copy of the project's commands. */
 const STARTS_PROCESSES = /\bfrom '(?:node:)?child_process'|\bfrom 'playwright-core'|\bimport\('(?:node:)?child_process'\)/
 

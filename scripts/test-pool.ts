@@ -1,37 +1,48 @@
 /**
- * Runs test files for `npm test` (scripts/test.ts) without tap's runner: each file is
- * a Node program (`node --import=tsx/esm <file>`, tap's `node-arg`) that prints its own TAP,
- * `jobs` at a time. tap's runner adds to every test process its mock and process-info
- * loader hooks (the latter through NODE_OPTIONS, so into every server, build and npm
- * the test starts too) and source maps: about a second of CPU per file here, a fifth of
- * the unit tier (docs/decisions/023-test-tiers.md).
+ * Runs the steps of `npm test` (scripts/test.ts) side by side: the type check, the
+ * lint, the test builds and the test files, `jobs` at a time. A step starts once the
+ * steps it needs have passed (a test file after the builds it reads, `dist` after
+ * `deployed`); among those ready, the longest expected goes first, so the slowest
+ * files do not start last. A step whose prerequisite failed fails without running.
  *
- * One job: each file's report is passed through as it comes. More: a file's report
- * (stdout and stderr) is kept until it ends, then printed whole, so reports never mix.
- * Each file gets tap's `timeout` as TAP_TIMEOUT, which tap enforces inside the file;
- * a process still running a minute past it is stopped (SIGTERM, then SIGKILL) and
- * counted as failed.
+ * Each test file is a Node program (`node --import=tsx/esm <file>`) printing its own
+ * TAP, without tap's runner (docs/decisions/023-test-tiers.md). One job: each report is
+ * passed through as it comes. More: a step's output is kept until it ends, then printed
+ * whole, so reports never mix. A test file gets tap's `timeout` as TAP_TIMEOUT, which
+ * tap enforces inside the file; one still running a minute past it is stopped
+ * (SIGTERM, then SIGKILL) and counted as failed.
  */
 import type { ChildProcess } from 'node:child_process'
 
+export interface Step {
+  /** The file's path for a test file; else what the step is (`typecheck`, `build production`). */
+  readonly name: string
+  readonly kind: 'check' | 'build' | 'test'
+  /** The steps that must pass before this one starts, by name. */
+  readonly after: readonly string[]
+  /** Seconds it is expected to take: the longest ready step starts first. */
+  readonly estimate: number
+  /** Starts it, stdout and stderr piped. */
+  readonly start: () => ChildProcess
+}
+
 export interface PoolOptions {
-  /** How many files run at once. */
+  /** How many steps run at once. */
   readonly jobs: number
-  /** tap's per-file timeout, in seconds. */
+  /** tap's per-file timeout, in seconds: a test file still running a minute past it is killed. */
   readonly timeoutSeconds: number
-  /** Starts `node <args>` with stdout and stderr piped (scripts/test.ts passes signals on to it). */
-  readonly start: (args: readonly string[]) => ChildProcess
-  /** tap's `node-arg` (`--import=tsx/esm`). */
-  readonly nodeArgs: readonly string[]
-  /** True once a signal asked the run to stop: no file is started after it. */
+  /** True once a signal asked the run to stop: no step is started after it. */
   readonly stopping: () => boolean
 }
 
-export interface PoolResult {
+export interface StepOutcome {
+  readonly name: string
+  readonly kind: Step['kind']
+  readonly seconds: number
+  /** Why it failed; undefined when it passed. */
+  readonly why?: string
   readonly passed: number
   readonly failed: number
-  /** The files whose process failed (an assertion, a crash, a timeout), with why. */
-  readonly failedFiles: ReadonlyArray<{ file: string; why: string }>
 }
 
 /** Counts a report's assertion lines: `ok N`/`not ok N` without a `# time=` (which ends a subtest) or a TODO. */
@@ -47,7 +58,12 @@ function countAssertions(text: string): { passed: number; failed: number } {
   return { passed, failed }
 }
 
-interface FileOutcome {
+/** After the timeout: SIGTERM (tap ends the file, running its teardowns), then SIGKILL this much later. */
+const KILL_GRACE_MS = 10_000
+/** After the process exits, how long its output may still come (a process it started may hold the pipes). */
+const OUTPUT_GRACE_MS = 5_000
+
+interface Finished {
   readonly report: string
   readonly code: number | null
   readonly signal: NodeJS.Signals | null
@@ -55,14 +71,9 @@ interface FileOutcome {
   readonly seconds: number
 }
 
-/** After the timeout: SIGTERM (tap ends the file, running its teardowns), then SIGKILL this much later. */
-const KILL_GRACE_MS = 10_000
-/** After the process exits, how long its output may still come (a process it started may hold the pipes). */
-const OUTPUT_GRACE_MS = 5_000
-
-function runFile(file: string, options: PoolOptions, live: boolean): Promise<FileOutcome> {
+function runStep(step: Step, options: PoolOptions, live: boolean): Promise<Finished> {
   const started = performance.now()
-  const child = options.start([...options.nodeArgs, file])
+  const child = step.start()
   let report = ''
   const take = (stream: NodeJS.WriteStream) => (chunk: Buffer) => {
     report += chunk.toString()
@@ -72,14 +83,17 @@ function runFile(file: string, options: PoolOptions, live: boolean): Promise<Fil
   child.stderr!.on('data', take(process.stderr))
   let timedOut = false
   let kill: NodeJS.Timeout | undefined
-  const backstop = setTimeout(
-    () => {
-      timedOut = true
-      child.kill('SIGTERM')
-      kill = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS)
-    },
-    (options.timeoutSeconds + 60) * 1000,
-  )
+  const backstop =
+    step.kind === 'test'
+      ? setTimeout(
+          () => {
+            timedOut = true
+            child.kill('SIGTERM')
+            kill = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS)
+          },
+          (options.timeoutSeconds + 60) * 1000,
+        )
+      : undefined
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()))
   return new Promise((resolve) => {
     child.once('exit', (code, signal) => {
@@ -90,7 +104,6 @@ function runFile(file: string, options: PoolOptions, live: boolean): Promise<Fil
         child.stdout!.destroy()
         child.stderr!.destroy()
       }, OUTPUT_GRACE_MS)
-      // 'close' comes once stdout and stderr have both ended (or been destroyed above).
       void closed.then(() => {
         clearTimeout(outputEnd)
         resolve({ report, code, signal, timedOut, seconds: (performance.now() - started) / 1000 })
@@ -99,33 +112,57 @@ function runFile(file: string, options: PoolOptions, live: boolean): Promise<Fil
   })
 }
 
-/** Runs `files`, `options.jobs` at a time; prints each report and a line per file. */
-export async function runTestFiles(files: readonly string[], options: PoolOptions): Promise<PoolResult> {
+function outcomeOf(step: Step, finished: Finished, timeoutSeconds: number): StepOutcome {
+  const counts = step.kind === 'test' ? countAssertions(finished.report) : { passed: 0, failed: 0 }
+  // A failed assertion fails the file even if the process exits 0 (a stray process.exit).
+  const why = finished.timedOut
+    ? `still running ${timeoutSeconds + 60} s after it started: killed`
+    : finished.code !== 0
+      ? `exited with ${finished.code ?? finished.signal}`
+      : counts.failed > 0
+        ? `${counts.failed} assertion${counts.failed > 1 ? 's' : ''} failed`
+        : undefined
+  return { name: step.name, kind: step.kind, seconds: finished.seconds, why, ...counts }
+}
+
+/** Runs `steps`, `options.jobs` at a time, each after the steps it needs; prints each report and a line per step. */
+export async function runSteps(steps: readonly Step[], options: PoolOptions): Promise<StepOutcome[]> {
   const live = options.jobs === 1
-  const queue = [...files]
-  const failedFiles: Array<{ file: string; why: string }> = []
-  let passed = 0
-  let failed = 0
-  const worker = async () => {
-    for (let file = queue.shift(); file !== undefined && !options.stopping(); file = queue.shift()) {
-      if (live) console.log(`# ${file}`)
-      const outcome = await runFile(file, options, live)
-      if (!live) process.stdout.write(`# ${file}\n${outcome.report}`)
-      const counts = countAssertions(outcome.report)
-      passed += counts.passed
-      failed += counts.failed
-      // A failed assertion fails the file even if the process exits 0 (a stray process.exit).
-      const why = outcome.timedOut
-        ? `still running ${options.timeoutSeconds + 60} s after it started: killed`
-        : outcome.code !== 0
-          ? `exited with ${outcome.code ?? outcome.signal}`
-          : counts.failed > 0
-            ? `${counts.failed} assertion${counts.failed > 1 ? 's' : ''} failed`
-            : undefined
-      if (why) failedFiles.push({ file, why })
-      console.log(`${why ? 'not ok' : 'ok'} - ${file} (${outcome.seconds.toFixed(1)} s)${why ? `: ${why}` : ''}`)
+  const waiting = [...steps].sort((a, b) => b.estimate - a.estimate)
+  const outcomes = new Map<string, StepOutcome>()
+  let running = 0
+  return new Promise((resolve) => {
+    const settle = (step: Step, outcome: StepOutcome) => {
+      outcomes.set(step.name, outcome)
+      const label = step.kind === 'test' ? step.name : `${step.name} (${step.kind})`
+      console.log(`${outcome.why ? 'not ok' : 'ok'} - ${label} (${outcome.seconds.toFixed(1)} s)${outcome.why ? `: ${outcome.why}` : ''}`)
     }
-  }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.jobs, files.length)) }, worker))
-  return { passed, failed, failedFiles }
+    const next = () => {
+      for (let i = 0; i < waiting.length;) {
+        const step = waiting[i]!
+        const failedBefore = step.after.find((name) => outcomes.get(name)?.why)
+        if (failedBefore || options.stopping()) {
+          waiting.splice(i, 1)
+          if (!options.stopping()) settle(step, { name: step.name, kind: step.kind, seconds: 0, why: `${failedBefore} failed`, passed: 0, failed: 0 })
+          continue
+        }
+        const ready = step.after.every((name) => outcomes.has(name))
+        if (!ready || running >= options.jobs) {
+          i++
+          continue
+        }
+        waiting.splice(i, 1)
+        running++
+        if (live) console.log(`# ${step.name}`)
+        void runStep(step, options, live).then((finished) => {
+          running--
+          if (!live) process.stdout.write(`# ${step.name}\n${finished.report}`)
+          settle(step, outcomeOf(step, finished, options.timeoutSeconds))
+          next()
+        })
+      }
+      if (running === 0) resolve(steps.flatMap((step) => outcomes.get(step.name) ?? []))
+    }
+    next()
+  })
 }

@@ -1,36 +1,35 @@
 /**
- * `npm test`: the type check, the lint, then every test file, one at a time.
- * `npm test -- <file>...`: only those files, without the type check (seconds, for the
- * edit-test loop). `npm run test:unit` (`--unit`): the unit tier, no type check, one
- * file per core at once (docs/decisions/023-test-tiers.md; which files: `isUnitTier`
- * in scripts/test-files.ts).
+ * `npm test`: the type check, the lint, the test builds and every test file, side by
+ * side (scripts/test-pool.ts), one step per core plus one at once (`TEST_JOBS` sets
+ * another count). `npm test -- <file>...`: only those files, without the type check
+ * and the lint (seconds, for the edit-test loop). `npm run test:unit` (`--unit`): the
+ * unit tier alone (docs/decisions/023-test-tiers.md; which files: `isUnitTier` in
+ * scripts/test-files.ts).
  *
  * A test file that needs Chromium, nginx or Redis says so on its first line
  * (`// test-needs: chromium, nginx, redis`); only then is the tool looked for
  * (scripts/test-tools.ts).
  *
- * The builds the chosen files use (test/helpers/build.ts) are made first, those not kept
- * from an earlier run, side by side in processes of their own; the test processes
- * then only read them.
+ * The builds the chosen files use (test/helpers/build.ts) that are not kept from an
+ * earlier run are steps too, each in a process of its own; a test file starts once its
+ * builds are made, and only reads them.
  *
- * Each file runs as the Node program it is, `node --import=tsx/esm <file>`, printing its
- * TAP (scripts/test-pool.ts), without tap's runner: the runner costs seconds of
- * start-up, more after each `npm ci` (which resets the Test class tap builds for this
- * project's plugins), and a second of CPU per file. A tap option (`--grep`, `--bail`)
- * runs the files with tap's runner, given them by name: TypeScript runs through tsx,
- * not tap's own plugin, and tap only globs for the extensions its plugins announce.
+ * A tap option (`--grep`, `--bail`) runs the files with tap's runner instead, given
+ * them by name: TypeScript runs through tsx, not tap's own plugin, and tap only globs
+ * for the extensions its plugins announce.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
-import { readFileSync, statSync } from 'node:fs'
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { availableParallelism, constants as osConstants } from 'node:os'
 import path from 'node:path'
 import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
-import { buildsOf, isUnitTier, needsOf, testFiles } from './test-files.js'
-import { runTestFiles } from './test-pool.js'
+import { buildsOf, expectedSeconds, isUnitTier, needsOf, testFiles } from './test-files.js'
+import { runSteps, type Step, type StepOutcome } from './test-pool.js'
 import { CHROMIUM, ensureTool, fail, NGINX, REDIS } from './test-tools.js'
 import type { BuildKind } from '../test/helpers/build.js'
 
+const began = performance.now()
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 function isFile(file: string): boolean {
   try {
@@ -38,6 +37,28 @@ function isFile(file: string): boolean {
   } catch {
     return false
   }
+}
+
+function isDirectory(dir: string): boolean {
+  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false
+}
+
+/** How long each file took when it last ran here: the order of the next run. */
+const TIMES_FILE = path.join(projectRoot, '.cache/test-times.json')
+
+function readRecordedTimes(): Readonly<Record<string, number>> {
+  try {
+    return JSON.parse(readFileSync(TIMES_FILE, 'utf8')) as Record<string, number>
+  } catch {
+    return {}
+  }
+}
+
+function recordTimes(outcomes: readonly StepOutcome[]): void {
+  const times = { ...readRecordedTimes() }
+  for (const { name, kind, seconds } of outcomes) if (kind === 'test') times[name] = Math.round(seconds * 10) / 10
+  mkdirSync(path.dirname(TIMES_FILE), { recursive: true })
+  writeFileSync(TIMES_FILE, JSON.stringify(times, null, 1))
 }
 
 /** The processes running now (builders, then the test files or tap): a signal to this one is passed on to them. */
@@ -54,10 +75,11 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 function start(
+  command: string,
   args: readonly string[],
   options: { env?: NodeJS.ProcessEnv; stdout?: 'pipe' | 'inherit'; stderr?: 'pipe' | 'inherit' } = {},
 ): ChildProcess {
-  const child = spawn(process.execPath, args, {
+  const child = spawn(command, args, {
     cwd: projectRoot,
     stdio: ['ignore', options.stdout ?? 'inherit', options.stderr ?? 'inherit'],
     env: options.env ?? process.env,
@@ -70,52 +92,11 @@ function start(
 const exitOf = (child: ChildProcess) =>
   new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? 128 + (signal ? osConstants.signals[signal] : 1))))
 
-/**
- * Makes the builds of `kinds` that are not kept from before, as many at once as there
- * are cores, each in a process of its own (test/helpers/build-process.mjs); `dist`
- * after `deployed`, whose client it copies.
- */
-async function prepareBuilds(kinds: ReadonlySet<BuildKind>): Promise<void> {
-  if (kinds.size === 0) return
-  const { buildPath } = await import('../test/helpers/build.js')
-  const missing = [...kinds].filter((kind) => !isDirectory(buildPath(kind)))
-  if (missing.length === 0) return
-  const started = performance.now()
-  const waiting = [...missing].sort((a, b) => Number(a === 'dist') - Number(b === 'dist'))
-  const building = new Set<BuildKind>()
-  const failed: BuildKind[] = []
-  await new Promise<void>((resolve) => {
-    const next = () => {
-      if (stopping) return void (building.size === 0 && resolve())
-      while (waiting.length > 0 && building.size < availableParallelism()) {
-        const kind = waiting[0]!
-        if (kind === 'dist' && building.has('deployed')) break
-        waiting.shift()
-        building.add(kind)
-        const builder = start([path.join(projectRoot, 'test/helpers/build-process.mjs'), kind])
-        void exitOf(builder).then((code) => {
-          building.delete(kind)
-          if (code !== 0) failed.push(kind)
-          next()
-        })
-      }
-      if (building.size === 0) resolve()
-    }
-    next()
-  })
-  if (stopping) process.exit(128 + osConstants.signals[stopping])
-  if (failed.length > 0) fail(`The ${failed.join(' and ')} build${failed.length > 1 ? 's' : ''} for the tests failed (above).`)
-  console.log(`Built ${missing.join(', ')} for the tests in ${Math.round(performance.now() - started)} ms (kept for the next runs)`)
-}
-
-function isDirectory(dir: string): boolean {
-  return statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false
-}
-
 /** tap's configuration (package.json), which a file run without tap's runner is given too. */
 const { tap: tapConfig } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
   tap: { 'node-arg'?: string[]; timeout?: number }
 }
+const timeoutSeconds = tapConfig.timeout ?? 30
 
 // Arguments starting with `-` are tap's own options (`--grep`, `--bail`), passed on;
 // `--unit` is this script's.
@@ -123,14 +104,6 @@ const unit = process.argv.includes('--unit')
 const tapOptions = process.argv.slice(2).filter((arg) => arg.startsWith('-') && arg !== '--unit')
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('-'))
 if (unit && chosen.length > 0) fail('npm run test:unit runs the whole unit tier; to run chosen files: npm test -- <file>...')
-if (chosen.length === 0 && !unit) {
-  // The whole suite starts with the type check, as CI runs it.
-  const typecheck = spawnSync('npm', ['run', 'typecheck'], { cwd: projectRoot, stdio: 'inherit' })
-  if (typecheck.status !== 0) process.exit(typecheck.status ?? 1)
-  // Then the lint (npm run lint: ESLint with the import rules, Prettier's check).
-  const lint = spawnSync('npm', ['run', 'lint'], { cwd: projectRoot, stdio: 'inherit' })
-  if (lint.status !== 0) process.exit(lint.status ?? 1)
-}
 for (const file of chosen) {
   if (!isFile(path.resolve(projectRoot, file))) fail(`There is no test file at ${file}.`)
 }
@@ -141,34 +114,89 @@ for (const tool of [CHROMIUM, NGINX, REDIS]) {
   const users = files.filter((file) => needsOf(projectRoot, file).includes(tool.need))
   if (users.length > 0) toolEnv[tool.variable] = ensureTool(tool, users)
 }
-await prepareBuilds(new Set(files.flatMap((file) => buildsOf(projectRoot, file))))
-
 const env = { ...process.env, ...toolEnv }
+const jobs = jobCount()
+
+/** `TEST_JOBS` if set; else one step per core, plus one for the time steps spend waiting (a browser, a timer, a server). */
+function jobCount(): number {
+  const configured = process.env.TEST_JOBS
+  if (configured === undefined || configured === '') return availableParallelism() + 1
+  if (!/^[1-9]\d*$/.test(configured)) fail(`TEST_JOBS is set to "${configured}": it is how many steps run at once, a whole number from 1.`)
+  return Number(configured)
+}
+
+const { buildPath } = await import('../test/helpers/build.js')
+/** The builds the files use that are not kept from an earlier run: steps that come first. */
+const missingBuilds = [...new Set(files.flatMap((file) => buildsOf(projectRoot, file)))].filter((kind) => !isDirectory(buildPath(kind)))
+const buildStep = (kind: BuildKind): Step => ({
+  name: `build ${kind}`,
+  kind: 'build',
+  // `dist` copies the client of `deployed`.
+  after: kind === 'dist' && missingBuilds.includes('deployed') ? ['build deployed'] : [],
+  estimate: Number.POSITIVE_INFINITY,
+  start: () => start(process.execPath, [path.join(projectRoot, 'test/helpers/build-process.mjs'), kind], { stdout: 'pipe', stderr: 'pipe' }),
+})
+const buildSteps = missingBuilds.map(buildStep)
+
 if (tapOptions.length > 0) {
-  // A tap option (`--grep`, `--bail`): tap's runner, found the way Node finds the package
-  // (a copy of the project under test/.build/ uses the checkout's node_modules).
+  // A tap option (`--grep`, `--bail`): the builds, then tap's runner, found the way Node
+  // finds the package (a copy of the project under test/.build/ uses the checkout's node_modules).
+  const built = await runSteps(buildSteps, { jobs, timeoutSeconds, stopping: () => stopping !== undefined })
+  if (stopping) process.exit(128 + osConstants.signals[stopping])
+  if (built.some((outcome) => outcome.why)) fail('A build for the tests failed (above).')
   const tapPackage = createRequire(import.meta.url).resolve('tap/package.json')
   const tapBin = (JSON.parse(readFileSync(tapPackage, 'utf8')) as { bin: { tap: string } }).bin.tap
-  // The unit tier one file per core at once, as without a tap option; the whole suite one at a time.
-  const jobs = tapOptions.some((option) => /^(-j|--jobs)/.test(option)) ? [] : [`--jobs=${unit ? availableParallelism() : 1}`]
-  const code = await exitOf(start([path.join(path.dirname(tapPackage), tapBin), ...jobs, ...tapOptions, ...files], { env }))
+  const tapJobs = tapOptions.some((option) => /^(-j|--jobs)/.test(option)) ? [] : [`--jobs=${jobs}`]
+  const code = await exitOf(start(process.execPath, [path.join(path.dirname(tapPackage), tapBin), ...tapJobs, ...tapOptions, ...files], { env }))
   process.exit(code)
 }
-// Otherwise each file is run as the Node program it is (scripts/test-pool.ts): the unit
-// tier's files share no port, tool or build being made, one per core at once; the whole
-// suite one at a time (the browser and timing tests, decision 022).
-const { passed, failed, failedFiles } = await runTestFiles(files, {
-  jobs: unit ? availableParallelism() : 1,
-  timeoutSeconds: tapConfig.timeout ?? 30,
-  nodeArgs: tapConfig['node-arg'] ?? [],
-  start: (args) => start(args, { env: { ...env, TAP_TIMEOUT: String(tapConfig.timeout ?? 30) }, stdout: 'pipe', stderr: 'pipe' }),
+
+const recorded = readRecordedTimes()
+const testStep = (file: string): Step => ({
+  name: file,
+  kind: 'test',
+  after: buildsOf(projectRoot, file)
+    .filter((kind) => missingBuilds.includes(kind))
+    .map((kind) => `build ${kind}`),
+  estimate: recorded[file] ?? expectedSeconds(projectRoot, file),
+  start: () =>
+    start(process.execPath, [...(tapConfig['node-arg'] ?? []), file], {
+      env: { ...env, TAP_TIMEOUT: String(timeoutSeconds) },
+      stdout: 'pipe',
+      stderr: 'pipe',
+    }),
+})
+// The whole suite checks the types and the lint (ESLint with the import rules, then
+// Prettier's check) beside the tests, as CI runs it; chosen files and the unit tier do not.
+const checkStep = (script: string): Step => ({
+  name: script,
+  kind: 'check',
+  after: [],
+  estimate: Number.POSITIVE_INFINITY,
+  start: () => start('npm', ['run', '--silent', script], { stdout: 'pipe', stderr: 'pipe' }),
+})
+const checks = chosen.length === 0 && !unit ? [checkStep('typecheck'), checkStep('lint')] : []
+
+const outcomes = await runSteps([...checks, ...buildSteps, ...files.map(testStep)], {
+  jobs,
+  timeoutSeconds,
   stopping: () => stopping !== undefined,
 })
 if (stopping) process.exit(128 + osConstants.signals[stopping])
-if (failedFiles.length > 0 && files.length > 1) {
-  console.log(`\nfailed files:\n${failedFiles.map(({ file, why }) => `  ${file}: ${why}`).join('\n')}`)
+recordTimes(outcomes)
+
+const failedSteps = outcomes.filter((outcome) => outcome.why)
+const tests = outcomes.filter((outcome) => outcome.kind === 'test')
+const slowest = [...tests].sort((a, b) => b.seconds - a.seconds).slice(0, 10)
+if (tests.length > 1)
+  console.log(`\nslowest files:\n${slowest.map(({ name, seconds }) => `  ${seconds.toFixed(1).padStart(6)} s  ${name}`).join('\n')}`)
+if (failedSteps.length > 0 && outcomes.length > 1) {
+  console.log(`\nfailed:\n${failedSteps.map(({ name, why }) => `  ${name}: ${why}`).join('\n')}`)
 }
+const passed = tests.reduce((sum, outcome) => sum + outcome.passed, 0)
+const failed = tests.reduce((sum, outcome) => sum + outcome.failed, 0)
+console.log(`\n${tests.length} files in ${((performance.now() - began) / 1000).toFixed(1)} s, ${jobs} at a time`)
 // A file can fail outside any assertion (a crash, a plan mismatch): never print
 // "0 failed" for a run that failed.
-console.log(`\nassertions: ${passed} passed, ${Math.max(failed, failedFiles.length > 0 ? 1 : 0)} failed`)
-process.exit(failedFiles.length > 0 ? 1 : 0)
+console.log(`assertions: ${passed} passed, ${Math.max(failed, failedSteps.length > 0 ? 1 : 0)} failed`)
+process.exit(failedSteps.length > 0 ? 1 : 0)
