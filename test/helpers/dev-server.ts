@@ -68,3 +68,16 @@ export async function startDevServer(t: Test, env: Record<string, string> = {}):
   await server.waitForOutput(/Development server ready at /)
   return server
 }
+
+/** A GET to the development server, its body read whole. */
+export async function devGet(dev: DevServer, path: string) {
+  const response = await fetch(dev.origin + path)
+  return { status: response.status, headers: response.headers, body: await response.text() }
+}
+
+/** Applies an edit to the server's code and waits until the restarted server is ready. */
+export async function editServerCode(dev: DevServer, file: string, edit: (text: string) => string) {
+  const from = dev.output().length
+  dev.edit(file, edit)
+  await dev.waitForOutput(new RegExp(`${file.replace(/[.]/g, '\\.')} changed: restarting[^]*Development server ready at `), from)
+}
