@@ -6,7 +6,7 @@
  *   the URL only once the page is ready; a newer navigation supersedes an older one;
  *   anything that cannot be shown in place (no answer within ROUTE_LOAD_TIMEOUT_MS, a
  *   network failure, another build, a chunk that fails to load) becomes a document load;
- * - arrival (arrival.ts): once the new page is on screen, scroll and focus;
+ * - scroll restoration (scroll-restoration.ts): once the new page is on screen, scroll and focus;
  * - status (navigation-status-store.ts): the progress bar and the announcement;
  * - prefetching (prefetch-queue.ts, link-visibility.ts), skipped when saving data.
  * This class wires them to history and to the page host, and tells listeners
@@ -22,7 +22,7 @@ import { locationKey } from '../../../shared/framework/location.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import { prefetchModeOf, type PrefetchMode, type Router } from '../../../shared/framework/route-table.js'
 import type { AppNavigation, PrefetchReason } from '../view/navigation-context.js'
-import { Arrival } from './arrival.js'
+import { ScrollRestoration } from './scroll-restoration.js'
 import { observeLink } from './link-visibility.js'
 import { DEADLINE_PASSED, NavigationLoading } from './navigation-loading.js'
 import { NavigationStatusStore } from './navigation-status-store.js'
@@ -55,7 +55,7 @@ export interface NavigationEngineOptions {
   readonly hardNavigate: (url: string) => void
   /**
    * Hands the engine's popstate listener to a relay that runs before wouter's: the
-   * arrival must be known before the page for the new location renders, and wouter
+   * scroll restoration must be known before the page for the new location renders, and wouter
    * subscribes while hydrating, before the engine exists (start.tsx registers the relay
    * first).
    */
@@ -69,7 +69,7 @@ export class NavigationEngine implements AppNavigation {
   readonly #hardNavigate: (url: string) => void
   readonly #status = new NavigationStatusStore()
   readonly #loading: NavigationLoading
-  readonly #arrival: Arrival
+  readonly #scroll: ScrollRestoration
   readonly #queue: PrefetchQueue
   readonly #eventListeners = new Set<(event: NavigationEvent) => void>()
   readonly #revalidation: Revalidation
@@ -95,10 +95,10 @@ export class NavigationEngine implements AppNavigation {
 
     // We restore scroll ourselves: the browser would do it before the page is back.
     history.scrollRestoration = 'manual'
-    this.#arrival = new Arrival(entryOf(history.state))
-    history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.entry }, '')
-    window.addEventListener('pagehide', () => this.#arrival.leave())
-    if (cameBack()) this.#arrival.restore()
+    this.#scroll = new ScrollRestoration(entryOf(history.state))
+    history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#scroll.entry }, '')
+    window.addEventListener('pagehide', () => this.#scroll.leave())
+    if (cameBack()) this.#scroll.restore()
     listenToPopState(this.#onPopState)
   }
 
@@ -150,8 +150,8 @@ export class NavigationEngine implements AppNavigation {
   pageShown(key: string, title: string, kind: ScreenPayload['kind']): void {
     const from = this.#shown?.key
     this.#shown = { key, kind }
-    if (this.#arrival.pending && from !== undefined && from !== key) this.#emit({ type: 'shown', from, to: key, kind })
-    this.#arrive(title)
+    if (this.#scroll.pending && from !== undefined && from !== key) this.#emit({ type: 'shown', from, to: key, kind })
+    this.#restoreScroll(title)
   }
 
   /** The page on screen: its location key and what kind of page it is. */
@@ -169,8 +169,8 @@ export class NavigationEngine implements AppNavigation {
     for (const listener of this.#eventListeners) listener(event)
   }
 
-  #arrive(title: string): void {
-    if (this.#arrival.arrive()) this.#status.announce(title)
+  #restoreScroll(title: string): void {
+    if (this.#scroll.pageShown()) this.#status.announce(title)
   }
 
   #onPopState = (event: PopStateEvent): void => {
@@ -181,17 +181,17 @@ export class NavigationEngine implements AppNavigation {
       // no such element, stayed), as it does without JavaScript; the page, the focus
       // and the screen reader stay where they are. The entry gets an id, so Back and
       // Forward return to its position; a link's navigation still loading goes on.
-      history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#arrival.adopt() }, '')
+      history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#scroll.adopt() }, '')
       return
     }
-    const ticket = this.#loading.begin() // whatever was loading is superseded by the move through history
+    const navigationId = this.#loading.begin() // whatever was loading is superseded by the move through history
     this.#status.setSlow(false)
-    this.#arrival.pop(entry)
+    this.#scroll.pop(entry)
     const key = currentKey()
     this.#emit({ type: 'start', to: key })
-    // Same page, another entry (a #hash): nothing will render, so arrive now.
-    if (key === this.#shown?.key) this.#arrive(document.title)
-    else if (!this.#store.read(key)) this.#watchEntryLoad(key, ticket)
+    // Same page, another entry (a #hash): nothing will render, so restore scroll now.
+    if (key === this.#shown?.key) this.#restoreScroll(document.title)
+    else if (!this.#store.read(key)) this.#watchEntryLoad(key, navigationId)
   }
 
   /**
@@ -201,8 +201,8 @@ export class NavigationEngine implements AppNavigation {
    * has besides: the progress bar, and the deadline, past which the entry is loaded as
    * a document.
    */
-  #watchEntryLoad(key: string, ticket: number): void {
-    void this.#loading.load(key, ticket).then((result) => {
+  #watchEntryLoad(key: string, navigationId: number): void {
+    void this.#loading.load(key, navigationId).then((result) => {
       if (!result) return // superseded: the newer navigation decides
       this.#status.setSlow(false)
       if (result.kind === 'reload' && result.reason === DEADLINE_PASSED) this.#hardNavigate(window.location.href)
@@ -213,7 +213,7 @@ export class NavigationEngine implements AppNavigation {
     navigate: (to: string, options?: NavigateOptions) => void,
     to: string,
     options: NavigateOptions | undefined,
-    ticket: number,
+    navigationId: number,
     redirects: number,
   ): void {
     const url = new URL(to, window.location.href)
@@ -229,23 +229,23 @@ export class NavigationEngine implements AppNavigation {
     this.#queue.drop(key) // a prefetch waiting for this URL: start it now, as the navigation
     this.#emit(redirects === 0 ? { type: 'start', to: key } : { type: 'redirect', to: key })
 
-    void this.#loading.load(key, ticket).then((result) => {
+    void this.#loading.load(key, navigationId).then((result) => {
       if (!result) return // superseded: the newer navigation decides
       if (result.kind === 'redirect') {
         if (redirects >= MAX_REDIRECTS) return this.#hardNavigate(result.location)
         // The redirect's target takes the place of the link's URL in history.
-        return this.#navigate(navigate, result.location, options, ticket, redirects + 1)
+        return this.#navigate(navigate, result.location, options, navigationId, redirects + 1)
       }
       this.#status.setSlow(false)
       if (result.kind === 'reload') return this.#hardNavigate(url.href)
 
-      const entry = this.#arrival.push(url.hash)
+      const entry = this.#scroll.push(url.hash)
       navigate(target, { ...options, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })
       if (key === this.#shown?.key) {
         // Same page (a link to itself, or to a #hash on it): the URL does not change, so
-        // the page host hears of a page loaded again only from the store; then arrive now.
+        // the page host hears of a page loaded again only from the store; then restore scroll now.
         this.#store.announce()
-        this.#arrive(document.title)
+        this.#restoreScroll(document.title)
       }
     })
   }

@@ -42,7 +42,7 @@ export class NavigationLoading {
     this.#timers = options.timers ?? realTimers
   }
 
-  /** Starts a navigation, superseding any under way; its ticket names it. */
+  /** Starts a navigation, superseding any under way; returns its id. */
   begin(): number {
     return ++this.#latest
   }
@@ -52,15 +52,15 @@ export class NavigationLoading {
     return this.#latest
   }
 
-  isCurrent(ticket: number): boolean {
-    return ticket === this.#latest
+  isCurrent(navigationId: number): boolean {
+    return navigationId === this.#latest
   }
 
-  /** Loads `key` for navigation `ticket`: its result, or undefined once a newer navigation superseded it. */
-  async load(key: string, ticket: number): Promise<LoadResult | undefined> {
+  /** Loads `key` for the navigation `navigationId`: its result, or undefined once a newer navigation superseded it. */
+  async load(key: string, navigationId: number): Promise<LoadResult | undefined> {
     const { timeoutMs, slowMs, onSlow } = this.#options
     const slowTimer = this.#timers.set(() => {
-      if (this.isCurrent(ticket)) onSlow()
+      if (this.isCurrent(navigationId)) onSlow()
     }, slowMs)
     let deadline: unknown
     const timedOut = new Promise<LoadResult>((resolve) => {
@@ -69,6 +69,6 @@ export class NavigationLoading {
     const result = await Promise.race([this.#options.load(key), timedOut])
     this.#timers.clear(slowTimer)
     this.#timers.clear(deadline)
-    return this.isCurrent(ticket) ? result : undefined
+    return this.isCurrent(navigationId) ? result : undefined
   }
 }

@@ -10,7 +10,7 @@
 import { MAIN_ELEMENT_ID } from '../../../shared/framework/constants.js'
 
 /** What arriving does to the document; replaceable in tests. */
-export interface ArrivalDocument {
+export interface ScrollDocument {
   scrollY(): number
   scrollTo(y: number): void
   /** Scrolls to the element the hash names, or to the top when there is none. */
@@ -28,14 +28,14 @@ export const KEPT_POSITIONS = 50
 
 type Pending = { readonly kind: 'push'; readonly hash: string } | { readonly kind: 'pop'; readonly scrollY: number }
 
-export class Arrival {
+export class ScrollRestoration {
   #entry: string
   #pending: Pending | undefined
   readonly #positions = new Map<string, number>()
-  readonly #document: ArrivalDocument
+  readonly #document: ScrollDocument
 
   /** `entry`: the id of the history entry on screen (from `history.state`), if it has one. */
-  constructor(entry: string | undefined, document: ArrivalDocument = browserDocument) {
+  constructor(entry: string | undefined, document: ScrollDocument = browserDocument) {
     this.#entry = entry ?? newEntryId()
     this.#document = document
     for (const [id, y] of document.savedPositions()) this.#positions.set(id, y)
@@ -46,7 +46,7 @@ export class Arrival {
     return this.#entry
   }
 
-  /** True while an arrival waits for its page to be shown. */
+  /** True while a scroll waits for its page to be shown. */
   get pending(): boolean {
     return this.#pending !== undefined
   }
@@ -110,8 +110,8 @@ export class Arrival {
     this.#positions.set(this.#entry, this.#document.scrollY())
   }
 
-  /** The page is on screen: scroll and focus as the pending arrival says; false when none was pending. */
-  arrive(): boolean {
+  /** The page is on screen: scroll and focus as the pending navigation says; false when none was pending. */
+  pageShown(): boolean {
     const pending = this.#pending
     if (!pending) return false
     this.#pending = undefined
@@ -154,9 +154,9 @@ function runWaiting(): void {
   for (const action of waiting.splice(0)) action()
 }
 
-const browserDocument: ArrivalDocument = {
+const browserDocument: ScrollDocument = {
   // Two navigations within one frame, or one in a hidden tab (no frames): the previous
-  // arrival's scroll must land before this position is remembered.
+  // navigation's scroll must land before this position is remembered.
   scrollY: () => {
     runWaiting()
     return window.scrollY
