@@ -1,6 +1,6 @@
 /**
  * The browser's copy of layout data (docs/architecture.md, "Layouts"): by layout id,
- * with when it arrived. A page-data fetch names the layouts held fresh (300 s for a
+ * with when it arrived. A page-data fetch names the layouts cached fresh (300 s for a
  * static layout, 30 s for a dynamic one, the pages' rules), the server leaves their
  * data out, and `complete` puts the copy back before the payload is stored: a
  * navigation between two pages of one layout fetches only what changed, in one request.
@@ -14,8 +14,8 @@ interface Entry {
   readonly fetchedAt: number
 }
 
-/** What the browser held when it asked: the data the answer may leave out. */
-export type HeldLayouts = ReadonlyMap<string, unknown>
+/** What the browser had cached when it asked: the data the answer may leave out. */
+export type CachedLayouts = ReadonlyMap<string, unknown>
 
 export class LayoutData {
   readonly #entries = new Map<string, Entry>()
@@ -31,15 +31,15 @@ export class LayoutData {
   }
 
   /** The data of the layouts around `routeId` that is still fresh. */
-  heldFor(routeId: string | undefined): HeldLayouts {
-    const held = new Map<string, unknown>()
+  freshFor(routeId: string | undefined): CachedLayouts {
+    const cached = new Map<string, unknown>()
     for (const layout of this.#router.layoutsOf(routeId)) {
       const entry = this.#entries.get(layout.id)
       if (!entry) continue
       const ttl = layout.mode === 'static' ? STATIC_DATA_TTL_MS : DYNAMIC_DATA_TTL_MS
-      if (this.#now() - entry.fetchedAt < ttl) held.set(layout.id, entry.data)
+      if (this.#now() - entry.fetchedAt < ttl) cached.set(layout.id, entry.data)
     }
-    return held
+    return cached
   }
 
   /** A load notes this when it asks (see `complete`). */
@@ -48,19 +48,19 @@ export class LayoutData {
   }
 
   /**
-   * Keeps the layout data a payload brought and returns the payload with the held data
+   * Keeps the layout data a payload brought and returns the payload with the cached data
    * it left out put back (a payload that brought everything is returned as it is).
    * A layout's data asked for before an action changed it (`since`, `changes` then) may
    * be from before the change: it completes its own payload but is not kept.
    */
-  complete<P extends AnyPayload>(payload: P, held: HeldLayouts, fetchedAt: number, since = this.#changes): P {
+  complete<P extends AnyPayload>(payload: P, cached: CachedLayouts, fetchedAt: number, since = this.#changes): P {
     if (payload.kind === 'redirect') return payload
     const brought = payload.layouts ?? {}
     for (const [id, data] of Object.entries(brought)) {
       const current = (this.#forgottenAt.get(id) ?? 0) <= since
       if (current && Object.hasOwn(this.#router.layouts, id)) this.#entries.set(id, { data, fetchedAt })
     }
-    const missing = [...held].filter(([id]) => !Object.hasOwn(brought, id))
+    const missing = [...cached].filter(([id]) => !Object.hasOwn(brought, id))
     if (missing.length === 0) return payload
     return { ...payload, layouts: { ...Object.fromEntries(missing), ...brought } }
   }

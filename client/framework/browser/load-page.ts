@@ -27,7 +27,7 @@ export interface LoadContext {
   /** Any application's router: only `match` is used. */
   readonly router: Pick<Router<any>, 'match'>
   readonly modules: PageModules
-  /** The layout data held: named in the request, put back into the answer. */
+  /** The layout data cached: named in the request, put back into the answer. */
   readonly layouts: LayoutData
   readonly now: () => number
 }
@@ -39,11 +39,11 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   const chunk = expectedRoute ? ctx.modules.load(expectedRoute) : undefined
   chunk?.catch(() => {})
 
-  const held = ctx.layouts.heldFor(expectedRoute)
+  const cached = ctx.layouts.freshFor(expectedRoute)
   const since = ctx.layouts.changes
   // Another build's server answers this before running any loader (see BUILD_ID_HEADER).
   const headers: Record<string, string> = { accept: 'application/json', [BUILD_ID_HEADER]: ctx.buildId }
-  if (held.size > 0) headers[LAYOUTS_HELD_HEADER] = [...held.keys()].join(',')
+  if (cached.size > 0) headers[LAYOUTS_HELD_HEADER] = [...cached.keys()].join(',')
 
   let answer: unknown
   let fetchedAt: number
@@ -69,7 +69,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
     return { kind: 'reload', reason: isPayload(answer) ? 'another build answered' : 'page data answer is not a page payload' }
   }
   if (answer.kind !== 'redirect' && streamed) answer = streamed.receive(answer)
-  const body = ctx.layouts.complete(answer as AnyPayload, held, fetchedAt, since)
+  const body = ctx.layouts.complete(answer as AnyPayload, cached, fetchedAt, since)
   if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
   // A route's failure screens may be its own (its module's boundaries): load it too.
   if (body.routeId === undefined) return { kind: 'ready', page: { payload: body }, fetchedAt }

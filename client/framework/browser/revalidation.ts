@@ -39,7 +39,7 @@ export interface Revalidation {
   /**
    * After a server action: the pages `changed` reaches are stale and, if it reaches the
    * page on screen, that page is loaded again (the layouts it reaches too, the others'
-   * data held); resolves once the answer is on screen. Reloads are coalesced: asked for
+   * data cached); resolves once the answer is on screen. Reloads are coalesced: asked for
    * during one, one more runs after it, for all who asked meanwhile.
    */
   revalidate(changed?: Changed): Promise<void>
