@@ -22,9 +22,14 @@
  *   over 10,000 distinct URLs (5,000 item lists, 5,000 query strings of the static /about).
  * Prints a table and writes bench-results.json. Each measurement is a module of
  * scripts/bench/; this file runs them in order, against the servers they share.
+ *
+ * `npm run bench -- --against <git ref>` measures instead the throughput of this
+ * checkout against that commit's, alternating round by round (scripts/bench/ab.ts).
  */
 import path from 'node:path'
 import { buildClient, buildServer } from './build.js'
+import { parseAbArgs } from './bench/ab-args.js'
+import { runAb } from './bench/ab.js'
 import { measureBrowser } from './bench/browser.js'
 import { measureFirstLoadBytes } from './bench/first-load-bytes.js'
 import { measureManyUrls } from './bench/many-urls.js'
@@ -34,24 +39,30 @@ import { measureScaling } from './bench/scaling.js'
 import { measureThroughput } from './bench/throughput.js'
 import { measureTunnel } from './bench/tunnel.js'
 
-// 1. Build, as a deploy would.
-await buildClient({ entry: 'client/entry.tsx', pagesDir: 'client/pages', outDir: path.join(projectRoot, 'dist/client') })
-await buildServer(path.join(projectRoot, 'dist/server'))
+async function fullBench(): Promise<void> {
+  // 1. Build, as a deploy would.
+  await buildClient({ entry: 'client/entry.tsx', pagesDir: 'client/pages', outDir: path.join(projectRoot, 'dist/client') })
+  await buildServer(path.join(projectRoot, 'dist/server'))
 
-// 2. Our server: its bytes, its throughput against the limits, then its RSS after that
-// load; memory and scaling on servers of their own meanwhile.
-const app = await startApp()
-const bytes = await measureFirstLoadBytes(app.origin)
-const throughput = await measureThroughput(app.origin, bytes.htmlBytes)
-const rssAfterLoadMb = rssMb(app.child.pid!)
-const manyUrls = await measureManyUrls()
-const scaling = await measureScaling()
+  // 2. Our server: its bytes, its throughput against the limits, then its RSS after that
+  // load; memory and scaling on servers of their own meanwhile.
+  const app = await startApp()
+  const bytes = await measureFirstLoadBytes(app.origin)
+  const throughput = await measureThroughput(app.origin, bytes.htmlBytes)
+  const rssAfterLoadMb = rssMb(app.child.pid!)
+  const manyUrls = await measureManyUrls()
+  const scaling = await measureScaling()
 
-// 3. Browser figures, against the same server.
-const browser = await measureBrowser(app.origin)
-await stop(app.child)
+  // 3. Browser figures, against the same server.
+  const browser = await measureBrowser(app.origin)
+  await stop(app.child)
 
-// 4. The tunnel, on servers of its own.
-const tunnel = await measureTunnel()
+  // 4. The tunnel, on servers of its own.
+  const tunnel = await measureTunnel()
 
-report({ bytes, throughput, rssAfterLoadMb, manyUrls, scaling, browser, tunnel })
+  report({ bytes, throughput, rssAfterLoadMb, manyUrls, scaling, browser, tunnel })
+}
+
+const ab = parseAbArgs(process.argv.slice(2))
+if (ab) await runAb(ab)
+else await fullBench()

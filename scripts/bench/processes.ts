@@ -12,9 +12,9 @@ export const TASKSET = ['/usr/bin/taskset', '/bin/taskset'].find((file) => exist
 if (!TASKSET) console.warn('taskset not found: server and load generator will share the cores')
 
 /** Runs a command on CPU 0 (where the server runs), printing its first output line. */
-export function onCpu0(args: string[], env: Record<string, string> = {}): ChildProcess {
+export function onCpu0(args: string[], env: Record<string, string> = {}, cwd = projectRoot): ChildProcess {
   const command = TASKSET ? [TASKSET, '-c', '0', ...args] : args
-  return spawn(command[0]!, command.slice(1), { cwd: projectRoot, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
+  return spawn(command[0]!, command.slice(1), { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] })
 }
 
 /**
@@ -47,11 +47,15 @@ export async function originOf(child: ChildProcess): Promise<string> {
   return origin!
 }
 
-/** The production server (dist/server/main.js) on CPU 0, on a free port. */
-export async function startApp(env: Record<string, string> = {}) {
+/** The production server (`<root>/dist/server/main.js`) on CPU 0, on a free port. */
+export async function startApp(env: Record<string, string> = {}, root = projectRoot) {
   // Capacity is measured: one load generator is one client address, so no rate limits.
   const limitsOff = { RATE_LIMIT_FORMS: 'off', RATE_LIMIT_MONITORING: 'off' }
-  const child = onCpu0([process.execPath, 'dist/server/main.js'], { PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0', ...limitsOff, ...env })
+  const child = onCpu0(
+    [process.execPath, 'dist/server/main.js'],
+    { PORT: '0', HOST: '127.0.0.1', SHUTDOWN_DELAY_MS: '0', ...limitsOff, ...env },
+    root,
+  )
   const [, origin] = await firstLine(child, /Server listening at (http:\/\/127\.0\.0\.1:\d+)/)
   child.stdout!.resume()
   return { child, origin: origin! }
