@@ -10,6 +10,10 @@
  * After the warm-up of each URL on each server, every round loads each figure on both
  * (50 connections, BENCH_SECONDS), which one goes first alternating by round so that a
  * steady drift does not favour either side.
+ *
+ * Beside req/s, the server's CPU time per request (user + system, from /proc): when
+ * other work shares the machine, it takes CPU 0 from the server and req/s falls with
+ * it, but the CPU the server spends on each request changes much less.
  */
 import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
@@ -47,27 +51,47 @@ function build(side: Side): void {
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: side.root, stdio: ['ignore', 'ignore', 'inherit'] })
 }
 
-interface FigureResult {
-  readonly name: string
-  readonly a: number[]
-  readonly b: number[]
-  readonly errors: number
+/** Seconds per clock tick of /proc's CPU times. */
+const TICK_S = 1 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim() || 100)
+
+/** A process's CPU time so far (user + system), in seconds. */
+function cpuSeconds(pid: number): number {
+  // The fields after the command's parenthesis; utime and stime are the 14th and 15th of the whole line.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * TICK_S
 }
 
-async function measure(options: AbOptions, origins: readonly [string, string]): Promise<FigureResult[]> {
+interface Server {
+  readonly origin: string
+  readonly pid: number
+}
+
+interface FigureResult {
+  readonly name: string
+  /** Per side (A, B), per round: req/s, and the server's CPU microseconds per request. */
+  readonly rps: [number[], number[]]
+  readonly cpuUs: [number[], number[]]
+  errors: number
+}
+
+async function measure(options: AbOptions, servers: readonly [Server, Server]): Promise<FigureResult[]> {
   const figures = AB_FIGURES.filter((f) => options.figures.includes(f.name))
-  await warmUp(figures.flatMap((f) => origins.map((origin) => origin + f.path)))
-  const results = figures.map((f) => ({ name: f.name, a: [] as number[], b: [] as number[], errors: 0 }))
+  await warmUp(figures.flatMap((f) => servers.map((server) => server.origin + f.path)))
+  const results: FigureResult[] = figures.map((f) => ({ name: f.name, rps: [[], []], cpuUs: [[], []], errors: 0 }))
   for (let round = 0; round < options.rounds; round++) {
     const order = round % 2 === 0 ? [0, 1] : [1, 0]
     for (const [i, figure] of figures.entries()) {
-      for (const side of order) {
-        const measured = await load(origins[side] + figure.path, 50)
-        results[i]![side === 0 ? 'a' : 'b'].push(measured.requestsPerSecond)
-        results[i]!.errors += measured.errors
-      }
       const r = results[i]!
-      console.log(`  round ${round + 1} ${figure.name}: A ${r.a.at(-1)}, B ${r.b.at(-1)} req/s`)
+      for (const side of order) {
+        const server = servers[side]!
+        const cpuBefore = cpuSeconds(server.pid)
+        const measured = await load(server.origin + figure.path, 50)
+        r.rps[side]!.push(measured.requestsPerSecond)
+        r.cpuUs[side]!.push(Math.round(((cpuSeconds(server.pid) - cpuBefore) * 1e6) / Math.max(1, measured.requests)))
+        r.errors += measured.errors
+      }
+      const last = (side: 0 | 1) => `${r.rps[side].at(-1)} req/s ${r.cpuUs[side].at(-1)} us`
+      console.log(`  round ${round + 1} ${figure.name}: A ${last(0)}, B ${last(1)}`)
     }
   }
   return results
@@ -75,18 +99,23 @@ async function measure(options: AbOptions, origins: readonly [string, string]): 
 
 const two = (value: number) => value.toFixed(2)
 
+/** Each side's rounds and median, B/A of the medians, and the lowest and highest of the rounds' B/A. */
+function comparison([a, b]: readonly [number[], number[]], unit: string): string {
+  const ratios = b.map((value, i) => value / a[i]!)
+  return (
+    `A ${a.join(' / ')} (median ${median(a)})  B ${b.join(' / ')} (median ${median(b)}) ${unit}  ` +
+    `B/A ${two(median(b) / median(a))} (rounds ${two(Math.min(...ratios))}-${two(Math.max(...ratios))})`
+  )
+}
+
 function report(options: AbOptions, results: readonly FigureResult[]): void {
   console.log(
     `\nA/B (A: ${options.against}, B: this checkout; ${TASKSET ? 'servers on CPU 0, load on CPU 1' : 'unpinned'}; c=50, ${DURATION_S} s per load, ${options.rounds} rounds):`,
   )
-  const width = Math.max(...results.map((r) => r.name.length))
   for (const r of results) {
-    const ratios = r.b.map((b, i) => b / r.a[i]!)
-    const errors = r.errors > 0 ? `; ${r.errors} errors or non-2xx answers` : ''
-    console.log(
-      `  ${r.name.padEnd(width)}  A ${r.a.join(' / ')} (median ${median(r.a)})  B ${r.b.join(' / ')} (median ${median(r.b)})  ` +
-        `B/A ${two(median(r.b) / median(r.a))} (rounds ${two(Math.min(...ratios))}-${two(Math.max(...ratios))})${errors}`,
-    )
+    console.log(`  ${r.name}${r.errors > 0 ? ` (${r.errors} errors or non-2xx answers)` : ''}`)
+    console.log(`    throughput    ${comparison(r.rps, 'req/s')}`)
+    console.log(`    CPU/request   ${comparison(r.cpuUs, 'us')}`)
   }
 }
 
@@ -112,7 +141,10 @@ export async function runAb(options: AbOptions): Promise<void> {
     for (const side of sides) build(side)
     const apps = [await startApp({}, sides[0].root), await startApp({}, sides[1].root)] as const
     servers.push(apps[0].child, apps[1].child)
-    const results = await measure(options, [apps[0].origin, apps[1].origin])
+    const results = await measure(options, [
+      { origin: apps[0].origin, pid: apps[0].child.pid! },
+      { origin: apps[1].origin, pid: apps[1].child.pid! },
+    ])
     for (const app of apps) await stop(app.child)
     report(options, results)
   } finally {

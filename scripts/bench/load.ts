@@ -8,6 +8,8 @@ export const DURATION_S = Number(process.env.BENCH_SECONDS ?? 8)
 
 export interface Load {
   readonly requestsPerSecond: number
+  /** Answered in the whole load. */
+  readonly requests: number
   readonly p50Ms: number
   readonly p99Ms: number
   readonly errors: number
@@ -35,7 +37,7 @@ export async function load(
   const code = await new Promise<number | null>((resolve, reject) => child.once('error', reject).once('close', resolve))
   if (code !== 0) throw new Error(`autocannon exited with ${code} for ${url}`)
   const result = JSON.parse(stdout) as {
-    requests: { average: number }
+    requests: { average: number; total: number }
     latency: { p50: number; p99: number }
     errors: number
     timeouts: number
@@ -43,6 +45,7 @@ export async function load(
   }
   return {
     requestsPerSecond: Math.round(result.requests.average),
+    requests: result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
