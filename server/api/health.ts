@@ -3,8 +3,7 @@
  * and readiness (it wants traffic: 503 once it is draining for shutdown).
  */
 import type { FastifyInstance } from 'fastify'
-import { ErrorCode } from '../../shared/framework/index.js'
-import { API_ERROR_SCHEMA, errorBody, NO_STORE } from '../framework/index.js'
+import { API_ERROR_SCHEMA, errorBody, errors, NO_STORE } from '../framework/index.js'
 
 export default async function healthRoutes(api: FastifyInstance) {
   api.get(
@@ -34,10 +33,11 @@ export default async function healthRoutes(api: FastifyInstance) {
     },
     async function reportReadiness(request, reply) {
       if (api.lifecycle.draining) {
+        const { code, message } = errors.DRAINING()
         return reply
           .code(503)
           .header('cache-control', NO_STORE)
-          .send(errorBody(request, ErrorCode.DRAINING, 'This instance is shutting down'))
+          .send(errorBody(request, code, message))
       }
       reply.header('cache-control', NO_STORE)
       return { status: 'ready' as const }

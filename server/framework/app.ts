@@ -19,7 +19,7 @@ import type { Application } from './application.js'
 import { registerCompression } from './compression.js'
 import type { AppConfig } from './config.js'
 import { fastifyOptions } from './fastify-options.js'
-import { createRefusals, type Refusals } from './http-errors.js'
+import { createErrorResponses, type ErrorResponses } from './error-responses.js'
 import { readManifest } from './manifest.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import { answerNodeServerEvents } from './node-server.js'
@@ -45,8 +45,8 @@ declare module 'fastify' {
      * `closing` once the instance stopped accepting connections.
      */
     lifecycle: { draining: boolean; closing: boolean }
-    /** Answers a refusal in the form of the request's surface (server/framework/http-errors.ts). */
-    refusals: Refusals
+    /** Sends error responses in the form of the request's kind (server/framework/error-responses.ts). */
+    errorResponses: ErrorResponses
     /** The configuration this instance runs with (server/framework/config/types.ts): what product code may read. */
     config: AppConfig
     /** Each request's session, in the configured store (server/framework/session.ts). */
@@ -92,7 +92,7 @@ export interface DevelopmentMode {
 export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyInstance {
   const { development } = options
   const manifest = development?.manifest ?? readManifest(config.clientDir)
-  const refusals = createRefusals({
+  const errorResponses = createErrorResponses({
     buildId: manifest.buildId,
     stylesheets: manifest.css,
     securityHeaders: scriptlessSecurityHeaders(config.openerPolicy),
@@ -100,18 +100,18 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   // Development has no built stylesheet: Vite injects the styles as modules load.
   const inlineStyle = development ? undefined : readInlineStyle(config.clientDir, manifest)
   const hosts = hostPolicy(config.host, config.allowedHosts)
-  const app: FastifyInstance = Fastify(fastifyOptions(config, options, refusals, () => app.log))
+  const app: FastifyInstance = Fastify(fastifyOptions(config, options, errorResponses, () => app.log))
   // Node's own answers, replaced by ours: CONNECT, an unknown Expect, 100-continue on reading.
-  answerNodeServerEvents(app, refusals)
+  answerNodeServerEvents(app, errorResponses)
   app.decorate('lifecycle', { draining: false, closing: false })
-  app.decorate('refusals', refusals)
+  app.decorate('errorResponses', errorResponses)
   app.decorate('config', config)
   if (hosts.warning) app.log.warn(hosts.warning)
   // First, so that even a request refused by the hook below gets its line.
   development?.logRequests(app)
   // Before anything else looks at a request: its id, Connection: close while stopping,
   // one Host this server answers, no expectation but 100-continue.
-  app.addHook('onRequest', admitRequest(hosts, refusals))
+  app.addHook('onRequest', admitRequest(hosts, errorResponses))
   // An answer sent before the body all arrived closes the connection (Node would read the rest).
   app.addHook('onSend', closeUnreadBody)
   const errorReporter = options.errorReporter ?? noopReporter

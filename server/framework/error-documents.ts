@@ -1,7 +1,7 @@
 /**
- * The two documents a failure is answered with when no React page can be: the shell
- * error page (React could not render at all) and a refusal's page. Plain strings, so
- * the refusal and failure code never loads React (docs/architecture.md, "Errors and refusals").
+ * The two documents an error is sent as when no React page can be: the shell error page
+ * (React could not render at all) and a client error's page. Plain strings, so the error
+ * modules never load React (docs/architecture.md, "Errors").
  */
 import { STATUS_CODES } from 'node:http'
 import { MAIN_ELEMENT_ID } from '../../shared/framework/constants.js'
@@ -43,11 +43,11 @@ export function renderShellErrorDocument(
 }
 
 /**
- * The page of a refusal (a malformed URL, a Host this server does not answer): the
+ * The page of a client error (a malformed URL, a Host this server does not answer): the
  * status and a message written by the server, never one quoting the request, in the
  * app's stylesheet; no script, so it needs no nonce and hydrates nothing.
  */
-export function renderRefusalDocument(status: number, message: string, stylesheets: readonly string[]): string {
+export function renderClientErrorDocument(status: number, message: string, stylesheets: readonly string[]): string {
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +

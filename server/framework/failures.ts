@@ -1,55 +1,110 @@
 /**
- * What a failure becomes, decided in one place (docs/architecture.md, "Errors and
- * refusals"). Below 500 it is a refusal, in our words (`refusalOf`), and nothing is
- * reported. From 500 up it is a fault: one digest, one error log line and one report to
- * monitoring, the three always agreeing. Every error handler, loader and render failure
- * comes through here; the surfaces (./surfaces.ts, the error screens of pages and page
- * data, the form posts' answers) only render what it decided.
+ * The one classifier of thrown values (docs/architecture.md, "Errors"): every kind of
+ * request asks `classify` what an error is, and only renders the answer. A server error
+ * is logged and reported here, once, so its digest, log line and report always agree.
  */
 import type { FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/framework/digest.js'
-import { RefusalError, refusalOf, statusOf, type Refusal } from './http-errors.js'
+import { REFUSAL_TEXT } from '../../shared/framework/error-texts.js'
+import { ErrorCode, isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../shared/framework/errors.js'
+import { ACTION_BODY_LIMIT, TUNNEL_BODY_LIMIT } from './body-limits.js'
+import { AppError, errors, type ClientError } from './error-registry.js'
 import { reportServerError, type FailureContext } from './monitoring/error-reporter.js'
+import { requestKindOf, type RequestKind } from './request-kinds.js'
 
-/** A failure from 500 up, as the client sees it: its status and the digest that finds its log line. */
-export interface Fault {
-  readonly status: number
-  readonly digest: string
-}
+export type Failure =
+  | { readonly type: 'redirect'; readonly status: RedirectStatus; readonly location: string }
+  | { readonly type: 'not-found' }
+  /** `exposed: false`: the thrower's message was not for the user, and REFUSAL_TEXT stands in. */
+  | { readonly type: 'client-error'; readonly error: ClientError; readonly exposed: boolean }
+  /** `thrown` is for development's overlay only: never sent in production. */
+  | { readonly type: 'server-error'; readonly status: number; readonly digest: string; readonly thrown: unknown }
 
-export type Failure = { readonly refusal: Refusal; readonly fault?: undefined } | { readonly fault: Fault; readonly refusal?: undefined }
+export type ServerError = Extract<Failure, { type: 'server-error' }>
 
 /** Where the failure happened, for the log line and the report. */
 export type FailureSource = Omit<FailureContext, 'digest'>
 
 /**
- * A refusal below 500; a fault (logged with `message` and reported, once) from 500 up.
- * A `RefusalError` is a refusal whatever its status: the 503 of sessions whose store does
- * not answer is said by that store's own warning, not as one fault per request.
- * `message` says what failed (`'api request failed'`): the log line's text.
+ * What `error` is. `message` is the log line of a server error (`'api request failed'`).
+ * The request's kind picks the words of a body Fastify refused (a form's limit is not
+ * the tunnel's).
  */
-export function failureOf(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): Failure {
-  if (error instanceof RefusalError || statusOfAny(error) < 500) return { refusal: refusalOf(error as Parameters<typeof refusalOf>[0]) }
-  return { fault: faultOf(request, error, message, source) }
+export function classify(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): Failure {
+  if (isRedirect(error)) return { type: 'redirect', status: error.status, location: error.location }
+  if (isNotFound(error)) return { type: 'not-found' }
+  if (error instanceof AppError) return { type: 'client-error', error: error.clientError, exposed: true }
+  const status = statusOf(error)
+  if (status < 500) return clientErrorOf(error as ThrownError, status, requestKindOf(request))
+  return serverError(request, error, message, source)
 }
 
-/** An error known to be a fault: its digest, logged and reported once. */
-export function faultOf(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): Fault {
+/** An error known to be a server error (a render, a deferred part): its digest, logged and reported once. */
+export function serverError(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): ServerError {
   const digest = digestOf(error)
-  reportFault(request, error, message, digest, source)
-  const status = statusOfAny(error)
-  return { status: status >= 500 ? status : 500, digest }
-}
-
-/** `statusOf` for whatever was thrown (a string, null): 500 for what is no error object. */
-function statusOfAny(error: unknown): number {
-  return typeof error === 'object' && error !== null ? statusOf(error) : 500
-}
-
-/**
- * Logs and reports a fault whose digest was made already: React's `onError` must hand
- * its digest to the page it is rendering before the failure can be reported.
- */
-export function reportFault(request: FastifyRequest, error: unknown, message: string, digest: string, source: FailureSource = {}): void {
   reportServerError(request, error, message, { ...source, digest })
+  return { type: 'server-error', status: Math.max(statusOf(error), 500), digest, thrown: error }
+}
+
+/** Logs and reports a server error whose digest was made already (React's `onError` hands it to the page first). */
+export function reportWithDigest(request: FastifyRequest, error: unknown, message: string, digest: string, source: FailureSource = {}): void {
+  reportServerError(request, error, message, { ...source, digest })
+}
+
+interface ThrownError {
+  readonly code?: string
+  readonly validation?: unknown
+  readonly message: string
+}
+
+/** The status an error responds with: its own when it is an HTTP error status, else 500. */
+export function statusOf(error: unknown): number {
+  if (typeof error !== 'object' || error === null) return 500
+  const { statusCode, status } = error as { statusCode?: unknown; status?: unknown }
+  const found = typeof statusCode === 'number' ? statusCode : isHttpError(error) ? status : undefined
+  return typeof found === 'number' && found >= 400 && found < 600 ? found : 500
+}
+
+/** Fastify's own messages can quote the request (the URL, a header): each code it raises gets ours. */
+const FASTIFY_ERRORS: Readonly<Record<string, ClientError>> = {
+  FST_ERR_BAD_URL: errors.MALFORMED_URL(),
+  FST_ERR_MAX_PARAM_LENGTH: errors.URI_TOO_LONG(),
+  FST_ERR_CTP_BODY_TOO_LARGE: errors.BODY_TOO_LARGE(),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: errors.UNSUPPORTED_MEDIA_TYPE(),
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: errors.BAD_CONTENT_LENGTH(),
+  FST_ERR_CTP_EMPTY_JSON_BODY: errors.EMPTY_JSON(),
+  FST_ERR_CTP_INVALID_JSON_BODY: errors.BAD_JSON(),
+}
+
+/** The same codes where a kind of request words them its own way. */
+const FASTIFY_ERRORS_BY_KIND: Partial<Record<RequestKind, Readonly<Record<string, ClientError>>>> = {
+  action: {
+    FST_ERR_CTP_BODY_TOO_LARGE: errors.FORM_TOO_LARGE(ACTION_BODY_LIMIT),
+    FST_ERR_CTP_INVALID_MEDIA_TYPE: errors.FORM_NOT_URLENCODED(),
+    FST_ERR_CTP_INVALID_CONTENT_LENGTH: errors.FORM_NOT_URLENCODED(),
+  },
+  monitoring: { FST_ERR_CTP_BODY_TOO_LARGE: errors.TUNNEL_BODY_TOO_LARGE(TUNNEL_BODY_LIMIT) },
+}
+
+/** What @fastify/static's `send` refuses (its errors have no code), by status. */
+const ASSET_ERRORS: Readonly<Record<number, ClientError>> = {
+  // The router refuses malformed percent-encoding first: `send`'s 400 is a NUL byte.
+  400: errors.ASSET_NUL_BYTE(),
+  403: errors.ASSET_OUTSIDE(),
+  416: errors.ASSET_RANGE(),
+}
+
+function clientErrorOf(error: ThrownError, status: number, kind: RequestKind): Failure {
+  const ours = (clientError: ClientError): Failure => ({ type: 'client-error', error: clientError, exposed: true })
+  if (isHttpError(error)) {
+    return { type: 'client-error', error: { status, code: error.code, message: error.expose ? error.message : REFUSAL_TEXT }, exposed: error.expose }
+  }
+  // A schema's message names the field, never the value.
+  if (error.validation) return ours({ ...errors.VALIDATION(error.message), status })
+  const code = error.code
+  if (code === undefined && kind === 'assets' && ASSET_ERRORS[status]) return ours(ASSET_ERRORS[status])
+  const known = code !== undefined ? (FASTIFY_ERRORS_BY_KIND[kind]?.[code] ?? FASTIFY_ERRORS[code]) : undefined
+  if (known) return ours(known)
+  if (error instanceof SyntaxError) return ours(errors.BAD_JSON())
+  return { type: 'client-error', error: { status, code: ErrorCode.HTTP, message: REFUSAL_TEXT }, exposed: false }
 }

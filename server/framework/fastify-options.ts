@@ -8,7 +8,8 @@ import type { DestinationStream } from 'pino'
 import type { Server } from 'node:http'
 import { LogController, type FastifyBaseLogger, type FastifyHttpOptions } from 'fastify'
 import type { AppConfig } from './config.js'
-import { clientErrorRefusal, REQUEST_ID_HEADER, refusalOf, type Refusals } from './http-errors.js'
+import { parserClientError, REQUEST_ID_HEADER, type ErrorResponses } from './error-responses.js'
+import { classify } from './failures.js'
 
 /** What an incoming request id may look like: no spaces, nothing to break a log line. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -24,7 +25,7 @@ export interface InstanceOptions {
 export function fastifyOptions(
   config: AppConfig,
   options: InstanceOptions,
-  refusals: Refusals,
+  errorResponses: ErrorResponses,
   log: () => FastifyBaseLogger,
 ): FastifyHttpOptions<Server> {
   const { development } = options
@@ -66,18 +67,20 @@ export function fastifyOptions(
     http: { requireHostHeader: false },
     // What Fastify refuses before routing (a malformed URL) and what Node's parser
     // refuses before Fastify sees a request (431, a broken request line) are answered
-    // like every other refusal: the surface's own form, security headers, a request id.
+    // like every other client error: the request kind's form, security headers, a request id.
     frameworkErrors: function refuseBeforeRouting(error, request, reply) {
       request.log.info({ code: error.code }, 'request refused before routing')
-      return refusals.send(request, reply, refusalOf(error), { hooksRan: false })
+      const failure = classify(request, error, 'request failed')
+      if (failure.type !== 'client-error') return errorResponses.sendFailure(request, reply, failure)
+      return errorResponses.send(request, reply, failure.error, { hooksRan: false })
     },
     clientErrorHandler: function refuseUnparsedRequest(error, socket) {
-      const refusal = clientErrorRefusal(error)
-      if (!refusal || socket.destroyed) return void socket.destroy()
+      const clientError = parserClientError(error)
+      if (!clientError || socket.destroyed) return void socket.destroy()
       // Node's parser hands over the bytes it read (its types say otherwise).
       const raw: unknown = error.rawPacket
-      const reqId = refusals.writeToSocket(socket, Buffer.isBuffer(raw) ? raw : undefined, refusal)
-      log().info({ reqId, code: error.code, status: refusal.status }, 'request refused by the HTTP parser')
+      const reqId = errorResponses.writeToSocket(socket, Buffer.isBuffer(raw) ? raw : undefined, clientError)
+      log().info({ reqId, code: error.code, status: clientError.status }, 'request refused by the HTTP parser')
     },
   }
 }

@@ -11,8 +11,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { originForm, splitTarget, type CanonicalLocation } from '../../shared/framework/location.js'
-import { ErrorCode, isNotFound, isRedirect, redirect, type RedirectError } from '../../shared/framework/errors.js'
-import { failureOf } from './failures.js'
+import { redirect, type RedirectError } from '../../shared/framework/errors.js'
+import { errors } from './error-registry.js'
+import { classify } from './failures.js'
 import { RETURN_PARAM } from '../../shared/framework/return-path.js'
 import type { AnyLayout, RouteMatch } from '../../shared/framework/route-table.js'
 import type { AnyAppDefinition } from './page-definition.js'
@@ -182,8 +183,6 @@ declare module 'fastify' {
 /** What each /api request's guard passed, read by `guardValue`. */
 const apiValues = new WeakMap<FastifyRequest, { readonly guard: Guard<any>; readonly value: unknown }>()
 
-const SIGN_IN_REQUIRED = 'Sign in to use this route.'
-
 /**
  * The route-level `onRequest` hook of an /api route with `config: { guard }`: runs the
  * guard before the body is read, and answers what it stops in the API's JSON error shape.
@@ -209,10 +208,9 @@ export async function guardApiRequest(request: FastifyRequest, reply: FastifyRep
   } catch (error) {
     await response.applyTo(reply)
     // Returning the reply: an async hook that returns nothing lets the handler run too.
-    const { refusals } = request.server
-    if (isRedirect(error)) return refusals.send(request, reply, { status: 401, code: ErrorCode.UNAUTHORIZED, message: SIGN_IN_REQUIRED })
-    if (isNotFound(error)) return refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Not found.' })
-    return refusals.sendFailure(request, reply, failureOf(request, error, 'guard failed'))
+    const failure = classify(request, error, 'guard failed')
+    if (failure.type === 'redirect') return request.server.errorResponses.send(request, reply, errors.SIGN_IN_REQUIRED())
+    return request.server.errorResponses.sendFailure(request, reply, failure)
   }
 }
 

@@ -6,21 +6,17 @@
  */
 import type { Duplex } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
-import { ErrorCode } from '../../shared/framework/errors.js'
-import type { Refusals } from './http-errors.js'
+import { errors } from './error-registry.js'
+import type { ErrorResponses } from './error-responses.js'
 
-export function answerNodeServerEvents(app: FastifyInstance, refusals: Refusals): void {
+export function answerNodeServerEvents(app: FastifyInstance, errorResponses: ErrorResponses): void {
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
   app.server.headersTimeout = 75_000
   // CONNECT is for proxies, and this server is not one. Node hands it to 'connect'
   // listeners and, with none, drops the connection without a word; it is a 400 in the
   // pages' form, as nginx answers it, and the connection ends.
   app.server.on('connect', (_request, socket: Duplex) => {
-    const reqId = refusals.writeToSocket(socket, undefined, {
-      status: 400,
-      code: ErrorCode.BAD_REQUEST,
-      message: 'This server is not a proxy: it does not take CONNECT.',
-    })
+    const reqId = errorResponses.writeToSocket(socket, undefined, errors.CONNECT())
     app.log.info({ reqId, method: 'CONNECT', status: 400 }, 'request refused: CONNECT')
   })
   // A request whose Expect Node does not know reaches the app (refused in admitRequest) instead of Node's bare 417.

@@ -6,6 +6,7 @@
  * origins. Without either header the post cannot be checked, so it is refused.
  */
 import type { FastifyRequest } from 'fastify'
+import { errors, type ClientError } from './error-registry.js'
 import { isHttps } from './request-scheme.js'
 
 /** This site's origin as the client reached it: `https://shop.example`. */
@@ -27,13 +28,11 @@ function originOf(url: string): string | undefined {
 }
 
 /** Why the request may not post here, or undefined when it may. */
-export function crossOriginProblem(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): string | undefined {
+export function crossOriginProblem(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): ClientError | undefined {
   const { origin, referer } = request.headers
-  if (origin === undefined && referer === undefined) {
-    return 'Form posts must carry an Origin or Referer header; this one has neither.'
-  }
+  if (origin === undefined && referer === undefined) return errors.NO_ORIGIN()
   const claimed = origin !== undefined ? originOf(origin) : originOf(referer!)
-  if (!claimed) return `Form posts from an opaque or malformed origin are refused.`
+  if (!claimed) return errors.OPAQUE_ORIGIN()
   if (claimed === ownOrigin(request) || allowedOrigins.has(claimed)) return undefined
-  return 'Form posts from another origin are refused: only this site and the allowed origins may post here.'
+  return errors.CROSS_ORIGIN()
 }

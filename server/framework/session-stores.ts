@@ -12,8 +12,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
-import { ErrorCode } from '../../shared/framework/errors.js'
-import { RefusalError } from './http-errors.js'
+import { AppError, errors } from './error-registry.js'
 import { connectRedis } from './redis-connection.js'
 
 /** Prefix of every session key this app writes to the store. */
@@ -78,10 +77,10 @@ export interface SessionStore {
 /** How long a client is told to wait before trying again when the store does not answer. */
 export const SESSIONS_RETRY_AFTER_S = 5
 
-/** Thrown where a session cannot be read or saved: a 503 on every surface (server/framework/failures.ts). */
-export class SessionsUnavailableError extends RefusalError {
+/** Thrown where a session cannot be read or saved: a 503 for every kind of request. */
+export class SessionsUnavailableError extends AppError {
   constructor(cause: unknown) {
-    super({ status: 503, code: ErrorCode.SESSIONS_UNAVAILABLE, message: 'Sessions are unavailable for a moment; try again shortly.' })
+    super(errors.SESSIONS_UNAVAILABLE())
     this.name = 'SessionsUnavailableError'
     this.cause = cause
   }

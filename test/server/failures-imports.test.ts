@@ -1,15 +1,15 @@
 /**
  * The refusal and failure code loads no React: a refusal answered before routing, or
  * a fault on /api, must not pull in the page renderer. Checked on the module graph
- * esbuild sees from the four modules that decide and render failures.
+ * esbuild sees from the modules that classify and send errors.
  */
 import path from 'node:path'
 import * as esbuild from 'esbuild'
 import t from 'tap'
 import { projectRoot } from '../helpers/build.js'
 
-t.test('http-errors, failures, surfaces and error-documents import neither React nor client code', async (t) => {
-  const entries = ['http-errors.ts', 'failures.ts', 'surfaces.ts', 'error-documents.ts'].map((file) =>
+t.test('the error registry, classifier and responses import neither React nor client code', async (t) => {
+  const entries = ['error-registry.ts', 'error-responses.ts', 'failures.ts', 'request-kinds.ts', 'error-documents.ts'].map((file) =>
     path.join(projectRoot, 'server/framework', file),
   )
   const result = await esbuild.build({

@@ -186,7 +186,7 @@ t.test('a method an address does not take is a 405 with Allow, in the form of it
   for (const method of ['PROPFIND', 'MKCOL', 'LOCK'] as const) {
     const res = await app.inject({ method: method as InjectOptions['method'], url: '/no/such/page' })
     t.equal(res.statusCode, 404, `${method} where there is no page`)
-    t.match(res.body, 'There is no page at this address.')
+    t.match(res.body, 'This page could not be found.')
     assertAppAnswer(t, res.headers, res.body, method, 'such')
   }
   const dataPost = await app.inject({ method: 'POST', url: '/_data/about', headers: sameOrigin, payload: '_action=theme&theme=dark' })

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { sameSiteLocation } from '../../server/framework/http-errors.js'
-import { surfaceOfTarget } from '../../server/framework/surfaces.js'
+import { sameSiteLocation } from '../../server/framework/error-responses.js'
+import { requestKindOfTarget } from '../../server/framework/request-kinds.js'
 
 t.test('a redirect Location is checked where it is sent', async (t) => {
   t.equal(sameSiteLocation('/about'), '/about')
@@ -12,8 +12,8 @@ t.test('a redirect Location is checked where it is sent', async (t) => {
   }
 })
 
-t.test('the surface of a request target, by its prefix', async (t) => {
-  const cases: Array<[string, ReturnType<typeof surfaceOfTarget>]> = [
+t.test('the kind of a request target, by its prefix', async (t) => {
+  const cases: Array<[string, ReturnType<typeof requestKindOfTarget>]> = [
     ['/api', 'api'],
     ['/api/health?x=1', 'api'],
     ['/apiary', 'page'],
@@ -25,5 +25,5 @@ t.test('the surface of a request target, by its prefix', async (t) => {
     ['/', 'page'],
     ['http://localhost/api/x', 'api'],
   ]
-  for (const [target, surface] of cases) t.equal(surfaceOfTarget(target), surface, target)
+  for (const [target, kind] of cases) t.equal(requestKindOfTarget(target), kind, target)
 })

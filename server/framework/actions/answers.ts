@@ -1,13 +1,15 @@
 /**
  * How a form post is answered (docs/architecture.md, "Server actions"): success is 303
- * See Other, a refused submission the page again with 422, a problem (a refusal or a
- * fault already decided by failures.ts) an error page; a client that sends
- * `Accept: application/json` gets each as JSON instead.
+ * See Other, a refused submission the page again with 422, an error (classified by
+ * failures.ts) an error page; a client that sends `Accept: application/json` gets each
+ * as JSON instead.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ActionResponse, ActionState, Changed } from '../../../shared/framework/actions.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
-import { errorBody, MALFORMED_URL, NO_STORE, sameSiteLocation } from '../http-errors.js'
+import { errors, type ClientError } from '../error-registry.js'
+import { errorBody, NO_STORE, sameSiteLocation } from '../error-responses.js'
+import type { Failure, ServerError } from '../failures.js'
 import type { AppView } from '../render/app-view.js'
 import type { PageResponder } from '../render/page-responder.js'
 import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
@@ -16,21 +18,10 @@ export function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json')
 }
 
-/** A fault's details for the answer: its digest, and the error for development's overlay. */
-export interface ProblemFault {
-  readonly digest: string
-  readonly error: unknown
-}
-
 export interface ActionAnswers {
-  sendProblem(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    status: number,
-    code: string,
-    message: string,
-    failure?: ProblemFault,
-  ): Promise<FastifyReply>
+  sendClientError(request: FastifyRequest, reply: FastifyReply, error: ClientError): Promise<FastifyReply>
+  /** A classified failure: a redirect is followed as a success would be. */
+  sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): Promise<FastifyReply> | FastifyReply
   answerInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState): Promise<FastifyReply>
   answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed): FastifyReply
 }
@@ -38,16 +29,33 @@ export interface ActionAnswers {
 export function actionAnswers(pages: PageResponder): ActionAnswers {
   const { buildId } = pages
 
-  /** A refusal or failure, as JSON for scripts and as an error page for browsers. */
-  async function sendProblem(request: FastifyRequest, reply: FastifyReply, status: number, code: string, message: string, failure?: ProblemFault) {
-    const digest = failure?.digest
+  /** JSON for scripts, an error page for browsers. */
+  async function sendError(request: FastifyRequest, reply: FastifyReply, error: ClientError, serverError?: ServerError) {
+    const { status, code, message } = error
     reply.header('cache-control', NO_STORE)
-    if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, digest))
+    if (wantsJson(request)) return reply.code(status).send(errorBody(request, code, message, serverError?.digest))
     const location = locationOfTarget(request.url)
-    if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
-    const devError = pages.development && failure ? { devError: devErrorOf(failure.error) } : {}
-    const payload = failure ? { kind: 'error' as const, status, digest, buildId, ...devError } : { kind: 'error' as const, status, message, buildId }
+    if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
+    const devError = pages.development && serverError ? { devError: devErrorOf(serverError.thrown) } : {}
+    const payload = serverError
+      ? { kind: 'error' as const, status, digest: serverError.digest, buildId, ...devError }
+      : { kind: 'error' as const, status, message, buildId }
     return pages.sendDocument(reply, pages.view(), location, payload)
+  }
+
+  const sendClientError = (request: FastifyRequest, reply: FastifyReply, error: ClientError) => sendError(request, reply, error)
+
+  function sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure) {
+    switch (failure.type) {
+      case 'redirect':
+        return answerSuccess(request, reply, failure.location)
+      case 'not-found':
+        return sendError(request, reply, errors.PAGE_NOT_FOUND())
+      case 'client-error':
+        return sendError(request, reply, failure.error)
+      case 'server-error':
+        return sendError(request, reply, { ...errors.INTERNAL(), status: failure.status }, failure)
+    }
   }
 
   /** A refused submission: the errors as JSON for a script, else the page again with them (422). */
@@ -63,7 +71,7 @@ export function actionAnswers(pages: PageResponder): ActionAnswers {
     return pages.sendDocument(reply, view, location, payload)
   }
 
-  return { sendProblem, answerInvalid, answerSuccess }
+  return { sendClientError, sendFailure, answerInvalid, answerSuccess }
 }
 
 /**

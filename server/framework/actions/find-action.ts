@@ -1,10 +1,9 @@
 /** The action a form names, on the page's route or a layout around it. */
 import { ACTION_FIELD } from '../../../shared/framework/actions.js'
-import { ErrorCode } from '../../../shared/framework/errors.js'
 import { actionOwner, type ActionOwner } from '../../../shared/framework/route-actions.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import type { FileFieldsDecl } from '../../../shared/framework/uploads.js'
-import type { Refusal } from '../http-errors.js'
+import { errors, type ClientError } from '../error-registry.js'
 import type { ActionHandler, AnyAppDefinition } from '../page-definition.js'
 
 type Handlers = Readonly<Record<string, ActionHandler<any, string, string>>>
@@ -24,15 +23,15 @@ export interface FoundAction {
  * The action `name` a form posts to a page, from its route or a layout around it, or
  * why there is none to run (own properties only, so `toString` is not an action).
  */
-export function actionNamed(definition: AnyAppDefinition, match: RouteMatch | null, name: string | null): FoundAction | Refusal {
-  if (!name) return { status: 400, code: ErrorCode.NO_ACTION, message: `The form names no action (its ${ACTION_FIELD} field is missing).` }
+export function actionNamed(definition: AnyAppDefinition, match: RouteMatch | null, name: string | null): FoundAction | ClientError {
+  if (!name) return errors.NO_ACTION(ACTION_FIELD)
   const owner = actionOwner(definition.router, match?.id, name)
   const handlers = (
     owner?.kind === 'route' ? definition.serverPages[owner.id]?.actions : owner ? definition.serverLayouts[owner.id]?.actions : undefined
   ) as Handlers | undefined
   const handler = owner && handlers && Object.hasOwn(handlers, name) ? handlers[name] : undefined
   if (!owner || !handler) {
-    return { status: 404, code: ErrorCode.UNKNOWN_ACTION, message: `This page has no action named ${JSON.stringify(name.slice(0, 100))}.` }
+    return errors.UNKNOWN_ACTION(JSON.stringify(name.slice(0, 100)))
   }
   // Files are a route's (a layout's form is on every page: it takes none).
   const files = owner.kind === 'route' ? match?.route.files : undefined

@@ -5,33 +5,31 @@
  * comes back as one, for the caller to answer.
  */
 import type { FastifyRequest } from 'fastify'
-import { ErrorCode } from '../../../shared/framework/errors.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
-import type { Refusal } from '../http-errors.js'
+import { ACTION_BODY_LIMIT } from '../body-limits.js'
+import { errors, type ClientError } from '../error-registry.js'
 import { receiveMultipart, type ReceivedForm } from '../uploads/receive-multipart.js'
 import { isUploadRefusal, UploadRefusal } from '../uploads/upload-refusal.js'
 import { wantsJson } from './answers.js'
 import type { FoundAction } from './find-action.js'
 
-/** The largest urlencoded form accepted, and the most text a multipart one may carry besides its files. */
-export const ACTION_BODY_LIMIT = 1024 * 1024
+export { ACTION_BODY_LIMIT } from '../body-limits.js'
 
 export const FORM_TYPE = 'application/x-www-form-urlencoded'
-export const URLENCODED_ONLY = `Forms must be sent as ${FORM_TYPE}.`
 
 export interface FormSource {
   readonly multipart: boolean
   readonly match: RouteMatch | null
   /** Where files are kept while their action runs, and the most one form may have. */
   readonly uploads: { readonly dir: string; readonly maxBytes: number }
-  readonly findAction: (name: string | null) => FoundAction | Refusal
+  readonly findAction: (name: string | null) => FoundAction | ClientError
 }
 
-export async function readForm(request: FastifyRequest, { multipart, match, uploads, findAction }: FormSource): Promise<ReceivedForm | Refusal> {
+export async function readForm(request: FastifyRequest, { multipart, match, uploads, findAction }: FormSource): Promise<ReceivedForm | ClientError> {
   if (!multipart) return { fields: request.body as URLSearchParams, files: new Map(), refusedFiles: {} }
   // Only a page whose actions take files reads multipart: for the others it is refused unread.
   if (Object.keys(match?.route.files ?? {}).length === 0) {
-    return { status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: URLENCODED_ONLY }
+    return errors.FORM_NOT_URLENCODED()
   }
   try {
     return await receiveMultipart(request, {
@@ -43,12 +41,7 @@ export async function readForm(request: FastifyRequest, { multipart, match, uplo
       fileFieldsOf: (name) => {
         const found = findAction(name)
         if (!('handler' in found)) throw new UploadRefusal(found)
-        if (!found.files)
-          throw new UploadRefusal({
-            status: 415,
-            code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-            message: `This action takes no files: its form must be sent as ${FORM_TYPE}.`,
-          })
+        if (!found.files) throw new UploadRefusal(errors.ACTION_TAKES_NO_FILES())
         return found.files
       },
     })

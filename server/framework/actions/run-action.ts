@@ -1,15 +1,12 @@
 /**
  * Runs the action a form names, with the form's fields and files, and answers its
- * outcome: success, a refused submission, or a throw (a redirect, a not-found, an
- * HttpError the user may read, else a fault: digest, log line, report).
+ * outcome: success, a refused submission, or what it threw (classified by failures.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ActionInput, ActionOutcome, Changed } from '../../../shared/framework/actions.js'
-import { ErrorCode, isHttpError, isNotFound, isRedirect } from '../../../shared/framework/errors.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
-import { faultOf } from '../failures.js'
-import { RefusalError } from '../http-errors.js'
+import { classify, serverError } from '../failures.js'
 import type { AppView } from '../render/app-view.js'
 import { searchOf } from '../render/resolve-page.js'
 import { openResponse } from '../response-control.js'
@@ -17,8 +14,6 @@ import type { ReceivedForm } from '../uploads/receive-multipart.js'
 import type { ActionAnswers } from './answers.js'
 import type { FoundAction } from './find-action.js'
 import type { GuardOutcome } from '../guards.js'
-
-const NO_PAGE = 'There is no page at this address.'
 
 /** The page a form was posted to, and what its guards passed to the action. */
 export interface PostedPage {
@@ -82,11 +77,11 @@ export async function answerForm(
 
   await response.applyTo(reply)
   if (outcome.ok) {
-    // The action has done its work: a `changed` naming what the app lacks is a fault to
-    // fix (logged and reported), but the answer is its success, telling the browser to
-    // refresh everything.
+    // The action has done its work: a `changed` naming what the app lacks is a server
+    // error to fix (logged and reported), but the response is its success, telling the
+    // browser to refresh everything.
     const unknown = outcome.changed && unknownChanged(view, outcome.changed)
-    if (unknown) faultOf(request, new TypeError(unknown), 'action named an unknown change', { action: name })
+    if (unknown) serverError(request, new TypeError(unknown), 'action named an unknown change', { action: name })
     return answers.answerSuccess(request, reply, outcome.redirect ?? location.key, unknown ? undefined : outcome.changed)
   }
   return answers.answerInvalid(request, reply, view, location, {
@@ -115,22 +110,9 @@ interface ThrownAt {
   readonly action?: string
 }
 
-/**
- * What an action or a guard threw, as the post's answer: a redirect is followed (303,
- * or JSON for a script), a not-found is a 404, an HttpError below 500 its status,
- * anything else a fault (digest, log line, report).
- */
 export async function answerThrown(answers: ActionAnswers, request: FastifyRequest, reply: FastifyReply, error: unknown, at: ThrownAt) {
-  if (isRedirect(error)) return answers.answerSuccess(request, reply, error.location)
-  if (isNotFound(error)) return answers.sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
-  if (isHttpError(error) && error.status < 500) {
-    return answers.sendProblem(request, reply, error.status, error.code, error.expose ? error.message : 'The request was refused.')
-  }
-  // The framework's own refusals at any status (sessions whose store does not answer: 503).
-  if (error instanceof RefusalError) return answers.sendProblem(request, reply, error.statusCode, error.refusal.code, error.message)
   const { what, ...source } = at
-  const { digest } = faultOf(request, error, what, source)
-  return answers.sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest, error })
+  return answers.sendFailure(request, reply, classify(request, error, what, source))
 }
 
 /** The submitted values a refused form is shown again with: all but the secret fields' (docs/guide/forms-and-actions.md, "Secret fields"). */

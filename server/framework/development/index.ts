@@ -15,7 +15,7 @@ import path from 'node:path'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
 import type { DevelopmentMode } from '../app.js'
 import type { AppView } from '../render/app-view.js'
-import { surfaceOf } from '../surfaces.js'
+import { requestKindOf } from '../request-kinds.js'
 import { sendLoadFailure } from './load-failure.js'
 import { logRequests } from './request-log.js'
 import { viewLoader, type ViewLoader } from './view-loader.js'
@@ -65,8 +65,8 @@ export async function prepareDevelopment(root: string, routeIds: readonly string
       loader = pages
       await pages.load() // so the first page need not wait; a failure is shown by the first page request
       fastify.addHook('preHandler', async function loadPages(request, reply) {
-        const surface = surfaceOf(request)
-        if (surface !== 'page' && surface !== 'data') return
+        const kind = requestKindOf(request)
+        if (kind !== 'page' && kind !== 'data') return
         const loaded = await pages.load()
         if (!loaded.ok) return sendLoadFailure(request, reply, loaded.error, manifest.buildId)
       })

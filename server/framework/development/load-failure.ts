@@ -8,10 +8,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { DevError, ErrorPayload } from '../../../shared/framework/page-payload.js'
 import { renderShellErrorDocument } from '../error-documents.js'
-import { faultOf } from '../failures.js'
-import { NO_STORE } from '../http-errors.js'
+import { serverError } from '../failures.js'
+import { NO_STORE } from '../error-responses.js'
 import { devErrorOf } from '../render/resolve-page.js'
-import { surfaceOf } from '../surfaces.js'
+import { requestKindOf } from '../request-kinds.js'
 
 /** What Vite attaches to a transform error (a syntax error): the overlay shows file, line and the code around it. */
 interface ViteErrorFields {
@@ -31,10 +31,10 @@ export function overlayErrorOf(error: unknown): DevError {
 }
 
 export function sendLoadFailure(request: FastifyRequest, reply: FastifyReply, error: unknown, buildId: string): FastifyReply {
-  const { digest } = faultOf(request, error, 'the pages could not be loaded')
+  const { digest } = serverError(request, error, 'the pages could not be loaded')
   const devError = overlayErrorOf(error)
   reply.code(500).header('cache-control', NO_STORE)
-  if (surfaceOf(request) === 'data') {
+  if (requestKindOf(request) === 'data') {
     const payload: ErrorPayload = { kind: 'error', status: 500, digest, buildId, devError }
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(payload))
   }

@@ -1,5 +1,5 @@
 /**
- * Where server failures go besides the log (docs/architecture.md, "Errors and refusals", "Monitoring"). Every 5xx path calls
+ * Where server failures go besides the log (docs/architecture.md, "Errors", "Monitoring"). Every 5xx path calls
  * `reportServerError`, which writes the log line and hands the error to the reporter
  * with the same digest, so the page's digest, the log line and the monitoring event
  * always agree. Redirects, not-founds, validation failures and other 4xx never come

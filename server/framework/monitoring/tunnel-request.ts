@@ -10,13 +10,13 @@
  */
 import { createGunzip } from 'node:zlib'
 import { parseDsn, type ParsedDsn } from '../../../shared/framework/monitoring.js'
+import { errors, type ClientError } from '../error-registry.js'
 
 /** The envelope header line: Sentry's own tunnel reads at most this much of it. */
 export const ENVELOPE_HEADER_LIMIT = 64 * 1024
 
-/** The allowed DSN to forward to, or why not (the status and message of the refusal). */
-export type TunnelVerdict =
-  { readonly ok: true; readonly dsn: ParsedDsn } | { readonly ok: false; readonly status: 400 | 403 | 415; readonly message: string }
+/** The allowed DSN to forward to, or why not. */
+export type TunnelVerdict = { readonly ok: true; readonly dsn: ParsedDsn } | { readonly ok: false; readonly error: ClientError }
 
 interface TunnelQuery {
   readonly o: string
@@ -29,16 +29,14 @@ interface TunnelQuery {
  * absent, nothing else. Returns the query, or what is wrong with it (naming our
  * parameters, never quoting the client's).
  */
-export function parseTunnelQuery(query: Readonly<Record<string, unknown>>): { ok: true; query: TunnelQuery } | { ok: false; problem: string } {
+export function parseTunnelQuery(query: Readonly<Record<string, unknown>>): { ok: true; query: TunnelQuery } | { ok: false; error: ClientError } {
   for (const name of Object.keys(query)) {
-    if (name !== 'o' && name !== 'p' && name !== 'r') return { ok: false, problem: 'Tunnel URLs take only the parameters o, p and r.' }
+    if (name !== 'o' && name !== 'p' && name !== 'r') return { ok: false, error: errors.TUNNEL_PARAMETERS() }
   }
   const { o, p, r } = query
-  if (typeof o !== 'string' || !/^\d{1,20}$/.test(o)) return { ok: false, problem: 'Tunnel parameter "o" must be the organisation id (digits).' }
-  if (typeof p !== 'string' || !/^\d{1,20}$/.test(p)) return { ok: false, problem: 'Tunnel parameter "p" must be the project id (digits).' }
-  if (r !== undefined && (typeof r !== 'string' || !/^[a-z]{2}$/.test(r))) {
-    return { ok: false, problem: 'Tunnel parameter "r" must be a region of two lowercase letters.' }
-  }
+  if (typeof o !== 'string' || !/^\d{1,20}$/.test(o)) return { ok: false, error: errors.TUNNEL_ORG() }
+  if (typeof p !== 'string' || !/^\d{1,20}$/.test(p)) return { ok: false, error: errors.TUNNEL_PROJECT() }
+  if (r !== undefined && (typeof r !== 'string' || !/^[a-z]{2}$/.test(r))) return { ok: false, error: errors.TUNNEL_REGION() }
   return { ok: true, query: { o, p, r: r as string | undefined } }
 }
 
@@ -51,12 +49,12 @@ function sameDsn(a: ParsedDsn, b: ParsedDsn): boolean {
   return a.protocol === b.protocol && a.host === b.host && a.publicKey === b.publicKey && a.projectId === b.projectId && a.pathPrefix === b.pathPrefix
 }
 
-type HeaderLine = { ok: true; line: Buffer } | { ok: false; problem: string }
+type HeaderLine = { ok: true; line: Buffer } | { ok: false; error: ClientError }
 
 function firstLine(bytes: Buffer): HeaderLine {
   const end = bytes.indexOf(0x0a)
   const line = end === -1 ? bytes : bytes.subarray(0, end)
-  if (line.length > ENVELOPE_HEADER_LIMIT) return { ok: false, problem: 'The envelope header line is over 64 KiB.' }
+  if (line.length > ENVELOPE_HEADER_LIMIT) return { ok: false, error: errors.ENVELOPE_HEADER_TOO_LONG() }
   return { ok: true, line }
 }
 
@@ -74,7 +72,7 @@ function firstLineOfGzip(body: Buffer): Promise<HeaderLine> {
       if (out.includes(0x0a) || out.length > ENVELOPE_HEADER_LIMIT) finish(firstLine(out))
     })
     gunzip.on('end', () => finish(firstLine(out)))
-    gunzip.on('error', () => finish({ ok: false, problem: 'The body is not valid gzip.' }))
+    gunzip.on('error', () => finish({ ok: false, error: errors.ENVELOPE_NOT_GZIP() }))
     gunzip.end(body)
   })
 }
@@ -91,22 +89,19 @@ export function envelopeCoding(header: string | undefined): string | undefined {
 }
 
 /** The DSN the envelope's header names, as written there. */
-async function claimedDsn(
-  body: Buffer,
-  encoding: string | undefined,
-): Promise<{ ok: true; dsn: string } | { ok: false; status: 400 | 415; message: string }> {
-  if (body.length === 0) return { ok: false, status: 400, message: 'The envelope is empty.' }
-  if (encoding !== undefined && encoding !== 'gzip') return { ok: false, status: 415, message: 'Envelopes may be gzip-encoded or plain.' }
+async function claimedDsn(body: Buffer, encoding: string | undefined): Promise<{ ok: true; dsn: string } | { ok: false; error: ClientError }> {
+  if (body.length === 0) return { ok: false, error: errors.ENVELOPE_EMPTY() }
+  if (encoding !== undefined && encoding !== 'gzip') return { ok: false, error: errors.ENVELOPE_CODING() }
   const head = encoding === 'gzip' ? await firstLineOfGzip(body) : firstLine(body)
-  if (!head.ok) return { ok: false, status: 400, message: head.problem }
+  if (!head.ok) return head
   let header: unknown
   try {
     header = JSON.parse(head.line.toString('utf8'))
   } catch {
-    return { ok: false, status: 400, message: 'The envelope header is not JSON.' }
+    return { ok: false, error: errors.ENVELOPE_HEADER_NOT_JSON() }
   }
   const claimed = typeof header === 'object' && header !== null ? (header as { dsn?: unknown }).dsn : undefined
-  if (typeof claimed !== 'string') return { ok: false, status: 400, message: 'The envelope header names no DSN.' }
+  if (typeof claimed !== 'string') return { ok: false, error: errors.ENVELOPE_NO_DSN() }
   return { ok: true, dsn: claimed }
 }
 
@@ -118,13 +113,13 @@ export async function tunnelTarget(
   allowedDsns: readonly ParsedDsn[],
 ): Promise<TunnelVerdict> {
   const parsed = parseTunnelQuery(query)
-  if (!parsed.ok) return { ok: false, status: 400, message: parsed.problem }
+  if (!parsed.ok) return parsed
   const named = allowedDsns.filter((dsn) => queryNamesDsn(parsed.query, dsn))
-  if (named.length === 0) return { ok: false, status: 403, message: 'The tunnel does not forward to this project.' }
+  if (named.length === 0) return { ok: false, error: errors.TUNNEL_NOT_ALLOWED() }
   const claimed = await claimedDsn(body, encoding)
   if (!claimed.ok) return claimed
   const claimedParsed = parseDsn(claimed.dsn)
   const dsn = claimedParsed && named.find((candidate) => sameDsn(candidate, claimedParsed))
-  if (!dsn) return { ok: false, status: 403, message: "The envelope's DSN is not the allowed DSN the tunnel URL names." }
+  if (!dsn) return { ok: false, error: errors.ENVELOPE_OTHER_DSN() }
   return { ok: true, dsn }
 }

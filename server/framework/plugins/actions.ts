@@ -18,19 +18,18 @@
  * browser form gets HTML pages.
  */
 import fastifyMultipart from '@fastify/multipart'
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ACTION_FIELD } from '../../../shared/framework/actions.js'
-import { ErrorCode } from '../../../shared/framework/errors.js'
 import { tidyPathname } from '../../../shared/framework/location.js'
 import { allowedMethods } from '../../../shared/framework/route-actions.js'
 import { actionAnswers } from '../actions/answers.js'
 import { actionNamed } from '../actions/find-action.js'
-import { ACTION_BODY_LIMIT, FORM_TYPE, readForm, URLENCODED_ONLY } from '../actions/read-form.js'
+import { ACTION_BODY_LIMIT, FORM_TYPE, readForm } from '../actions/read-form.js'
 import { answerForm, answerGuardStop } from '../actions/run-action.js'
 import { foreignCharset } from '../content-charset.js'
 import { runGuards } from '../guards.js'
-import { failureOf } from '../failures.js'
-import { MALFORMED_URL, RefusalError, type Refusal } from '../http-errors.js'
+import { AppError, errors } from '../error-registry.js'
+import { declareRequestKind } from '../request-kinds.js'
 import type { PageResponder } from '../render/page-responder.js'
 import { locationOfTarget } from '../render/resolve-page.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
@@ -47,8 +46,6 @@ export interface ActionsPluginOptions {
   readonly rateLimit?: RouteRateLimit | undefined
 }
 
-const NO_PAGE = 'There is no page at this address.'
-
 /**
  * Browsers send a UTF-8 page's forms in UTF-8; a body declaring another charset would
  * be read into replacement characters (`caf%E9` as "caf\uFFFD"), so it is refused.
@@ -56,67 +53,49 @@ const NO_PAGE = 'There is no page at this address.'
 function parseUrlencodedForm(request: FastifyRequest, body: string | Buffer, done: (error: Error | null, form?: URLSearchParams) => void) {
   const charset = foreignCharset(request.headers['content-type'])
   if (charset !== undefined) {
-    const message = `Forms must be sent in UTF-8, not ${JSON.stringify(charset.slice(0, 40))}.`
-    return done(new RefusalError({ status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message }))
+    return done(new AppError(errors.FORM_CHARSET(JSON.stringify(charset.slice(0, 40)))))
   }
   done(null, new URLSearchParams(body as string))
-}
-
-/** What Fastify refuses of a form's body, in the words of forms. */
-function bodyProblem(error: FastifyError): Refusal | undefined {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return { status: 413, code: ErrorCode.BODY_TOO_LARGE, message: `Forms may be at most ${ACTION_BODY_LIMIT} bytes.` }
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { status: 415, code: ErrorCode.UNSUPPORTED_MEDIA_TYPE, message: URLENCODED_ONLY }
-  }
-  return undefined
 }
 
 export default async function actionsPlugin(fastify: FastifyInstance, opts: ActionsPluginOptions) {
   const allowedOrigins = new Set(opts.allowedOrigins)
   const { pages, uploads } = opts
   const answers = actionAnswers(pages)
-  const { sendProblem } = answers
+  const { sendClientError } = answers
+  // Every error of a form post, thrown anywhere, is sent by the app's error handler in this form.
+  declareRequestKind(fastify, 'action')
+  fastify.errorResponses.renderActionsWith(answers.sendFailure)
 
   fastify.removeAllContentTypeParsers()
   fastify.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: ACTION_BODY_LIMIT }, parseUrlencodedForm)
   // Multipart bodies are left unread by the parser it adds: runAction reads them once the page is known to take files.
   await fastify.register(fastifyMultipart)
 
-  fastify.setErrorHandler(async function sendActionFailure(error: FastifyError, request, reply) {
-    const problem = bodyProblem(error)
-    if (problem) return sendProblem(request, reply, problem.status, problem.code, problem.message)
-    const { refusal, fault } = failureOf(request, error, 'form post failed')
-    if (refusal) return sendProblem(request, reply, refusal.status, refusal.code, refusal.message)
-    return sendProblem(request, reply, 500, ErrorCode.INTERNAL, 'Internal server error', { digest: fault.digest, error })
-  })
-
   fastify.post(
     '/*',
     {
       bodyLimit: ACTION_BODY_LIMIT,
-      // Counted before the body is read (server/framework/plugins/rate-limit.ts); a 429 goes to sendActionFailure.
+      // Counted before the body is read (server/framework/plugins/rate-limit.ts).
       ...(opts.rateLimit ? { config: { rateLimit: opts.rateLimit } } : {}),
       // Before the body is read: a cross-site post costs us no parsing.
       onRequest: async function refuseCrossOriginPost(request, reply) {
-        const problem = crossOriginProblem(request, allowedOrigins)
-        if (problem) {
+        const crossOrigin = crossOriginProblem(request, allowedOrigins)
+        if (crossOrigin) {
           request.log.warn({ origin: request.headers.origin, referer: request.headers.referer }, 'cross-origin form post refused')
-          return sendProblem(request, reply, 403, ErrorCode.CROSS_ORIGIN, problem)
+          return sendClientError(request, reply, crossOrigin)
         }
       },
     },
     async function runAction(request: FastifyRequest, reply: FastifyReply) {
       const location = locationOfTarget(request.url)
-      if (!location) return sendProblem(request, reply, 400, MALFORMED_URL.code, MALFORMED_URL.message)
+      if (!location) return sendClientError(request, reply, errors.MALFORMED_URL())
       // A form is on a tidy path (a GET of an untidy one redirects): nothing to run here,
       // and no answer could go back to it.
-      if (tidyPathname(location.pathname) !== location.pathname) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
+      if (tidyPathname(location.pathname) !== location.pathname) return sendClientError(request, reply, errors.PAGE_NOT_FOUND())
       const multipart = request.isMultipart()
       if (!multipart && !(request.body instanceof URLSearchParams)) {
-        return sendProblem(request, reply, 415, ErrorCode.UNSUPPORTED_MEDIA_TYPE, URLENCODED_ONLY)
+        return sendClientError(request, reply, errors.FORM_NOT_URLENCODED())
       }
       const view = pages.view()
       const { definition } = view
@@ -125,9 +104,9 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       const match = definition.router.match(location.pathname)
       const allow = allowedMethods(definition.router, match?.id)
       if (!allow.includes('POST')) {
-        if (!match) return sendProblem(request, reply, 404, ErrorCode.NOT_FOUND, NO_PAGE)
+        if (!match) return sendClientError(request, reply, errors.PAGE_NOT_FOUND())
         reply.header('allow', allow)
-        return sendProblem(request, reply, 405, ErrorCode.METHOD_NOT_ALLOWED, 'This page has no actions to post to.')
+        return sendClientError(request, reply, errors.NO_ACTIONS())
       }
       // The page's guards, before a byte of the body is read as files or any action runs.
       const guards = await runGuards(request, definition, match, location)
@@ -135,14 +114,14 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       const findAction = (name: string | null) => actionNamed(definition, match, name)
 
       const form = await readForm(request, { multipart, match, uploads, findAction })
-      if (!('fields' in form)) return sendProblem(request, reply, form.status, form.code, form.message)
+      if (!('fields' in form)) return sendClientError(request, reply, form)
       // Files go before any answer does: a client that has the answer finds them gone.
       const release = () => removeFiles([...form.files.values()].map((file) => file.path))
       try {
         const found = findAction(form.fields.get(ACTION_FIELD))
         if (!('handler' in found)) {
           await release()
-          return await sendProblem(request, reply, found.status, found.code, found.message)
+          return await sendClientError(request, reply, found)
         }
         const guard = found.owner.kind === 'layout' ? guards.layouts.get(found.owner.id) : guards.route
         return await answerForm(answers, request, reply, { view, location, match, guard }, found, form, release)

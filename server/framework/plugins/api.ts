@@ -5,14 +5,13 @@
  * digest that finds the log line). Route modules (server/api/) are registered inside
  * this context so they inherit all of it.
  */
-import type { FastifyError, FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
-import { ErrorCode } from '../../../shared/framework/errors.js'
-import { failureOf } from '../failures.js'
-import { declareSurface } from '../surfaces.js'
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import { declareRequestKind } from '../request-kinds.js'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import secureJsonParse from 'secure-json-parse'
 import { originForm, splitTarget } from '../../../shared/framework/location.js'
-import { BAD_JSON, EMPTY_JSON, RefusalError, refuseMethod, type Refusal } from '../http-errors.js'
+import { AppError, errors } from '../error-registry.js'
+import { sendMethodNotAllowed } from '../error-responses.js'
 import { foreignCharset } from '../content-charset.js'
 import { guardApiRequest } from '../guards.js'
 
@@ -23,7 +22,7 @@ export interface ApiPluginOptions {
 }
 
 export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPluginOptions) {
-  declareSurface(fastify, 'api')
+  declareRequestKind(fastify, 'api')
   const routes = apiRouteMethods()
   fastify.addHook('onRoute', (route) => {
     routes.add(route.url, route.method)
@@ -39,14 +38,9 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
     const allowed = routes.methodsAt(request.url)
     if (allowed.length > 0) {
       const allow = allowed.join(', ')
-      return refuseMethod(request, reply, allow, `This API route does not take ${request.method} (it allows ${allow}).`)
+      return sendMethodNotAllowed(request, reply, allow, errors.API_METHOD(request.method, allow))
     }
-    return fastify.refusals.send(request, reply, {
-      status: 404,
-      code: ErrorCode.NOT_FOUND,
-      // HEAD is answered as its GET would be, to the byte count.
-      message: `No API route answers ${request.method === 'HEAD' ? 'GET' : request.method} at this path.`,
-    })
+    return fastify.errorResponses.send(request, reply, errors.API_NOT_FOUND())
   }
   // JSON only: Fastify's text/plain parser would let a cross-site form or a fetch
   // without a preflight reach a route whose body has no object schema.
@@ -56,10 +50,6 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   fastify.setNotFoundHandler(sendApiNotFound)
   fastify.all('/*', { onRequest: sendApiNotFound }, sendApiNotFound)
   fastify.all('/', { onRequest: sendApiNotFound }, sendApiNotFound)
-
-  fastify.setErrorHandler(function sendApiFailure(error: FastifyError, request, reply) {
-    return fastify.refusals.sendFailure(request, reply, failureOf(request, error, 'api request failed'))
-  })
 
   for (const plugin of opts.routes) await fastify.register(plugin)
 }
@@ -92,11 +82,6 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
 const byMethodOrder = (a: string, b: string) => (METHOD_ORDER.indexOf(a) >>> 0) - (METHOD_ORDER.indexOf(b) >>> 0) || a.localeCompare(b)
 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
-const POISONED_JSON: Refusal = {
-  status: 400,
-  code: ErrorCode.BAD_JSON,
-  message: 'The JSON body has a "__proto__" or "constructor.prototype" key, which is refused.',
-}
 
 /**
  * JSON is UTF-8 (RFC 8259): a body that says another charset is a 415, bytes that are
@@ -106,27 +91,21 @@ const POISONED_JSON: Refusal = {
  */
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
   if (foreignCharset(request.headers['content-type']) !== undefined) {
-    return done(
-      new RefusalError({
-        status: 415,
-        code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-        message: 'A JSON body must be UTF-8: its Content-Type names another charset.',
-      }),
-    )
+    return done(new AppError(errors.JSON_CHARSET()))
   }
   let text: string
   try {
     text = utf8.decode(body)
   } catch {
-    return done(new RefusalError({ status: 400, code: ErrorCode.BAD_JSON, message: 'The request body is not valid UTF-8.' }))
+    return done(new AppError(errors.JSON_NOT_UTF8()))
   }
-  if (text.length === 0) return done(new RefusalError(EMPTY_JSON))
+  if (text.length === 0) return done(new AppError(errors.EMPTY_JSON()))
   let value: unknown
   try {
     value = secureJsonParse(text, { protoAction: 'error', constructorAction: 'error' })
   } catch (error) {
     const poisoned = error instanceof SyntaxError && /forbidden (prototype|constructor) property/iu.test(error.message)
-    return done(new RefusalError(poisoned ? POISONED_JSON : BAD_JSON))
+    return done(new AppError(poisoned ? errors.POISONED_JSON() : errors.BAD_JSON()))
   }
   done(null, value)
 }

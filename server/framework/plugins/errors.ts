@@ -1,17 +1,21 @@
 /**
- * The last line of defence: an error that escapes every route's own handling. What it
- * becomes is decided in server/framework/failures.ts (a refusal below 500; from 500 up
- * a fault, logged and reported with its digest) and answered in the form of the
- * request's surface: the generic error page, the error payload for page data, the API's
- * JSON.
+ * The app's one error handler: what escapes a route is classified (server/framework/failures.ts)
+ * and sent in the form of the request's kind. Route plugins set no handler of their own.
  */
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
-import { failureOf } from '../failures.js'
+import { classify } from '../failures.js'
+import { failedMessageFor, requestKindOf } from '../request-kinds.js'
+
+type SendError = FastifyError & { readonly headers?: Readonly<Record<string, string>> }
 
 async function errorsPlugin(fastify: FastifyInstance) {
-  fastify.setErrorHandler(function sendUnexpectedError(error: FastifyError, request, reply) {
-    return fastify.refusals.sendFailure(request, reply, failureOf(request, error, 'request failed'))
+  fastify.setErrorHandler(function sendError(error: SendError, request, reply) {
+    const failure = classify(request, error, failedMessageFor(requestKindOf(request)))
+    // @fastify/static's 416 carries the length a client needs to ask again.
+    const contentRange = error.headers?.['Content-Range']
+    if (failure.type === 'client-error' && failure.error.status === 416 && contentRange) reply.header('content-range', contentRange)
+    return fastify.errorResponses.sendFailure(request, reply, failure)
   })
 }
 

@@ -11,24 +11,18 @@
  * down and when it is slow, has a fixed 30 s timeout, no upstream override, and
  * requires Content-Length.
  */
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ErrorCode } from '../../../shared/framework/errors.js'
-import { ingestUrlFor, TUNNEL_PATH, type ParsedDsn } from '../../../shared/framework/monitoring.js'
-import { declareSurface } from '../surfaces.js'
-import { NO_STORE, refuseMethod, refusalOf, statusOf } from '../http-errors.js'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ingestUrlFor, type ParsedDsn } from '../../../shared/framework/monitoring.js'
+import { TUNNEL_BODY_LIMIT } from '../body-limits.js'
+import { errors, type ClientError } from '../error-registry.js'
+import { NO_STORE, sendMethodNotAllowed } from '../error-responses.js'
+import { declareRequestKind } from '../request-kinds.js'
 import { withoutPort } from '../client-address.js'
 import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
 import { envelopeCoding, tunnelTarget } from '../monitoring/tunnel-request.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
 
-/**
- * The largest envelope request relayed. Browser events and transactions weigh well
- * under 200 KB; the app enables neither session replay nor attachments, which are what
- * approach Sentry's own 20 MiB limit. Each request is held in memory while it is
- * checked, so the bound is also what a burst of requests can cost. Raise it (at most
- * 20 MiB) if replay is turned on.
- */
-export const TUNNEL_BODY_LIMIT = 1024 * 1024
+export { TUNNEL_BODY_LIMIT } from '../body-limits.js'
 /** Ingest answering later than this is a 504; the browser SDK will retry or drop. */
 export const DEFAULT_TUNNEL_TIMEOUT_MS = 10_000
 
@@ -43,25 +37,16 @@ export interface TunnelPluginOptions {
 }
 
 export default async function tunnelPlugin(fastify: FastifyInstance, opts: TunnelPluginOptions) {
-  declareSurface(fastify, 'monitoring')
+  declareRequestKind(fastify, 'monitoring')
   const untraced = opts.untraced ?? ((work) => work())
-  const refuse = (request: FastifyRequest, reply: FastifyReply, status: number, message: string) =>
-    fastify.refusals.send(request, reply, { status, code: status >= 500 ? ErrorCode.HTTP : ErrorCode.BAD_REQUEST, message })
+  const refuse = (request: FastifyRequest, reply: FastifyReply, error: ClientError) => fastify.errorResponses.send(request, reply, error)
 
   fastify.removeAllContentTypeParsers()
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: TUNNEL_BODY_LIMIT }, (_request, body, done) => done(null, body))
-  fastify.setErrorHandler(function refuseBadTunnelRequest(error: FastifyError, request, reply) {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return refuse(request, reply, 413, `Envelopes may be at most ${TUNNEL_BODY_LIMIT} bytes.`)
-    }
-    if (statusOf(error) < 500) return fastify.refusals.send(request, reply, refusalOf(error))
-    request.log.error({ err: error }, 'monitoring tunnel failed')
-    return refuse(request, reply, 500, 'The tunnel failed.')
-  })
 
   // Refused in onRequest, before a body is read (OPTIONS: 204 with Allow).
   const refuseTunnelMethod = async (request: FastifyRequest, reply: FastifyReply) =>
-    refuseMethod(request, reply, 'POST', 'The monitoring tunnel only takes POST.')
+    sendMethodNotAllowed(request, reply, 'POST', errors.TUNNEL_METHOD())
   fastify.route({
     method: ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'],
     url: '/',
@@ -72,12 +57,7 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
 
   // The tunnel owns its prefix, as /api does: `/monitoring/<anything>` is no page and
   // no form's target, whatever the method. Refused before a body is read.
-  const notTheTunnel = async (request: FastifyRequest, reply: FastifyReply) =>
-    fastify.refusals.send(request, reply, {
-      status: 404,
-      code: ErrorCode.NOT_FOUND,
-      message: `The monitoring tunnel answers at ${TUNNEL_PATH} only.`,
-    })
+  const notTheTunnel = async (request: FastifyRequest, reply: FastifyReply) => refuse(request, reply, errors.TUNNEL_NOT_FOUND())
   fastify.all('/*', { logLevel: 'warn', onRequest: notTheTunnel }, notTheTunnel)
 
   // Over budget (server/framework/plugins/rate-limit.ts): 429 with Retry-After, which the browser SDK honours.
@@ -86,7 +66,7 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
     const encoding = envelopeCoding(request.headers['content-encoding'])
     const target = await tunnelTarget(request.query as Record<string, unknown>, body, encoding, opts.allowedDsns)
-    if (!target.ok) return refuse(request, reply, target.status, target.message)
+    if (!target.ok) return refuse(request, reply, target.error)
     const { dsn } = target
 
     let answer: IngestAnswer
@@ -108,10 +88,10 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     } catch (error) {
       const timedOut = (error as Error).name === 'IngestTimeout'
       request.log.warn({ err: error, dsnProject: dsn.projectId }, timedOut ? 'ingest timed out' : 'ingest unreachable')
-      return refuse(request, reply, timedOut ? 504 : 502, timedOut ? 'Sentry ingest did not answer in time.' : 'Sentry ingest is unreachable.')
+      return refuse(request, reply, timedOut ? errors.INGEST_TIMEOUT() : errors.INGEST_UNREACHABLE())
     }
     if (answer.status >= 300 && answer.status < 400) {
-      return refuse(request, reply, 502, 'Sentry ingest answered with a redirect, which the tunnel does not follow.')
+      return refuse(request, reply, errors.INGEST_REDIRECT())
     }
     for (const name of ['retry-after', 'x-sentry-rate-limits', 'content-type']) {
       const value = answer.headers[name]

@@ -11,9 +11,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../../shared/framework/constants.js'
 import { allowedMethods } from '../../../shared/framework/route-actions.js'
-import { ErrorCode } from '../../../shared/framework/errors.js'
-import { MALFORMED_URL, refuseMethod, type Refusal } from '../http-errors.js'
-import { surfaceOfTarget } from '../surfaces.js'
+import { errors } from '../error-registry.js'
+import { sendMethodNotAllowed } from '../error-responses.js'
+import { requestKindOfTarget } from '../request-kinds.js'
 import type { PageResponder } from '../render/page-responder.js'
 import { locationOfTarget } from '../render/resolve-page.js'
 
@@ -21,33 +21,31 @@ export interface PagesPluginOptions {
   readonly pages: PageResponder
 }
 
-const NO_PAGE: Refusal = { status: 404, code: ErrorCode.NOT_FOUND, message: 'There is no page at this address.' }
-
 export default async function pagesPlugin(fastify: FastifyInstance, { pages }: PagesPluginOptions) {
   fastify.get('/*', function renderPageDocument(request: FastifyRequest, reply: FastifyReply) {
     return pages.respondHtml(request, reply)
   })
 
-  fastify.get(`${DATA_PREFIX}/*`, { config: { surface: 'data' } }, function sendPageData(request: FastifyRequest, reply: FastifyReply) {
+  fastify.get(`${DATA_PREFIX}/*`, { config: { requestKind: 'data' } }, function sendPageData(request: FastifyRequest, reply: FastifyReply) {
     return pages.respondData(request, reply)
   })
 
   // Refused before any body is read, so a 405 whatever the body's type.
   async function refusePageMethod(request: FastifyRequest, reply: FastifyReply) {
     const location = locationOfTarget(request.url)
-    if (!location) return fastify.refusals.send(request, reply, MALFORMED_URL)
+    if (!location) return fastify.errorResponses.send(request, reply, errors.MALFORMED_URL())
     const { router } = pages.view().definition
     const match = router.match(location.pathname)
-    if (!match) return fastify.refusals.send(request, reply, NO_PAGE)
+    if (!match) return fastify.errorResponses.send(request, reply, errors.PAGE_NOT_FOUND())
     const allow = allowedMethods(router, match.id)
-    return refuseMethod(request, reply, allow, `This page does not take ${request.method} requests (it allows ${allow}).`)
+    return sendMethodNotAllowed(request, reply, allow, errors.PAGE_METHOD(request.method, allow))
   }
   async function refuseDataMethod(request: FastifyRequest, reply: FastifyReply) {
-    return refuseMethod(request, reply, 'GET, HEAD', `Page data is only read: ${request.method} is not taken here (it allows GET, HEAD).`)
+    return sendMethodNotAllowed(request, reply, 'GET, HEAD', errors.DATA_METHOD(request.method))
   }
   // A post would reach the form actions' POST /* (server/framework/plugins/actions.ts) and run one.
-  fastify.post(`${DATA_PREFIX}/*`, { config: { surface: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
-  fastify.post(DATA_PREFIX, { config: { surface: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
+  fastify.post(`${DATA_PREFIX}/*`, { config: { requestKind: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
+  fastify.post(DATA_PREFIX, { config: { requestKind: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
 
   // A method no route takes (PUT, TRACE, PROPFIND...) lands here, whatever the path
   // (/api and /assets answer their own): Fastify's own 404 would quote the URL.
@@ -58,11 +56,11 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
   fastify.setNotFoundHandler(refuseUnroutedMethod)
   function refuseUnroutedMethod(request: FastifyRequest, reply: FastifyReply) {
     // No route took the request: its target's prefix says whose method it was.
-    switch (surfaceOfTarget(request.url)) {
+    switch (requestKindOfTarget(request.url)) {
       case 'data':
         return refuseDataMethod(request, reply)
       case 'monitoring':
-        return refuseMethod(request, reply, 'POST', 'The monitoring tunnel only takes POST.')
+        return sendMethodNotAllowed(request, reply, 'POST', errors.TUNNEL_METHOD())
       default:
         return refusePageMethod(request, reply)
     }

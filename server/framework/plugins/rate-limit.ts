@@ -15,7 +15,7 @@
  * queue, a short timeout), and the operator reads one warning per interval, not one
  * per request.
  *
- * Over budget, the route's error handler answers in the surface's own form: 429,
+ * Over budget, the app's error handler responds in the request kind's form: 429,
  * `Retry-After`, the `RateLimit-*` headers, code APP_ERR_RATE_LIMITED.
  */
 import { createRequire } from 'node:module'
@@ -23,7 +23,7 @@ import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import type { Redis } from 'ioredis'
-import { ErrorCode } from '../../../shared/framework/errors.js'
+import { AppError, errors } from '../error-registry.js'
 import { clientAddressKey } from '../client-address.js'
 import { connectRedis } from '../redis-connection.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
@@ -103,11 +103,7 @@ async function rateLimitPlugin(fastify: FastifyInstance, opts: RateLimitPluginOp
     keyGenerator: (request) => clientAddressKey(request.ip),
     // RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After.
     enableDraftSpec: true,
-    errorResponseBuilder: (_request, context) =>
-      Object.assign(new Error(`Too many requests from this address: try again in ${context.after}.`), {
-        statusCode: context.statusCode,
-        code: ErrorCode.RATE_LIMITED,
-      }),
+    errorResponseBuilder: (_request, context) => new AppError(errors.RATE_LIMITED(context.after)),
   })
 }
 

@@ -6,9 +6,9 @@
  */
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { ErrorCode } from '../../../shared/framework/errors.js'
-import { refuseMethod, statusOf, type Refusal } from '../http-errors.js'
-import { declareSurface } from '../surfaces.js'
+import { errors } from '../error-registry.js'
+import { sendMethodNotAllowed } from '../error-responses.js'
+import { declareRequestKind } from '../request-kinds.js'
 
 export interface StaticPluginOptions {
   readonly root: string
@@ -17,15 +17,15 @@ export interface StaticPluginOptions {
 }
 
 export default async function staticPlugin(fastify: FastifyInstance, opts: StaticPluginOptions) {
-  declareSurface(fastify, 'assets')
+  declareRequestKind(fastify, 'assets')
   // Assets are only read: any other method is a 405, refused before a body is read.
   const refuseAssetMethod = async (request: FastifyRequest, reply: FastifyReply) =>
-    refuseMethod(request, reply, 'GET, HEAD', `Assets are only read: ${request.method} is not taken here (it allows GET, HEAD).`)
+    sendMethodNotAllowed(request, reply, 'GET, HEAD', errors.ASSET_METHOD(request.method))
   // A post would reach the form actions' POST /* (server/framework/plugins/actions.ts) and run one.
   fastify.post('/*', { onRequest: refuseAssetMethod }, refuseAssetMethod)
   fastify.post('/', { onRequest: refuseAssetMethod }, refuseAssetMethod)
   fastify.setNotFoundHandler(function sendAssetNotFound(request, reply) {
-    return fastify.refusals.send(request, reply, { status: 404, code: ErrorCode.NOT_FOUND, message: 'Asset not found' })
+    return fastify.errorResponses.send(request, reply, errors.ASSET_NOT_FOUND())
   })
   // One hook for what every asset request needs before @fastify/static sees it.
   fastify.addHook('onRequest', async function prepareAssetRequest(request, reply) {
@@ -41,16 +41,8 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
       if (tag.startsWith('W/') || !tag.startsWith('"')) delete request.headers.range
     }
   })
-  // What @fastify/static (its `send`) refuses, in our words: its own are "Forbidden" and
-  // "Bad Request", and its 416 loses the Content-Range that tells a client the length.
-  fastify.setErrorHandler(function refuseAssetRequest(error: Error & { statusCode?: number; headers?: Record<string, string> }, request, reply) {
-    // send's errors have no code; Fastify's own (FST_...) are the app's to word.
-    const refusal = 'code' in error ? undefined : ASSET_REFUSALS[statusOf(error)]
-    if (!refusal) throw error // the app's error handler (server/framework/plugins/errors.ts)
-    const contentRange = error.headers?.['Content-Range']
-    if (refusal.status === 416 && contentRange) reply.header('content-range', contentRange)
-    return fastify.refusals.send(request, reply, refusal)
-  })
+  // What @fastify/static (its `send`) refuses goes to the app's error handler, which
+  // words it by this request kind (server/framework/failures.ts).
   await fastify.register(fastifyStatic, {
     root: opts.root,
     prefix: '/',
@@ -73,20 +65,4 @@ export default async function staticPlugin(fastify: FastifyInstance, opts: Stati
     // A directory (`/assets/`) is no asset either: a 404 like any other, not a 403.
     allowedPath: (pathname) => !/\.(map|br|gz)$/.test(pathname) && !pathname.endsWith('/'),
   })
-}
-
-/** `send`'s refusals, by status. It answers 400 only for a NUL byte: the router refuses malformed percent-encoding first. */
-const ASSET_REFUSALS: Readonly<Record<number, Refusal>> = {
-  400: { status: 400, code: ErrorCode.BAD_URL, message: 'An asset path cannot contain a NUL byte (%00).' },
-  403: {
-    status: 403,
-    code: ErrorCode.FORBIDDEN_PATH,
-    message: 'An asset path cannot step out of the assets folder (..) or name a dotfile.',
-  },
-  416: {
-    status: 416,
-    code: ErrorCode.RANGE_NOT_SATISFIABLE,
-    // `send` (as nginx) answers 416 to a malformed range (`bytes=abc`, `bytes=5-2`) too.
-    message: 'The requested range is malformed or starts past the end of the asset (its length is in Content-Range).',
-  },
 }

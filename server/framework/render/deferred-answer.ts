@@ -9,7 +9,7 @@ import { DEFERRED_DATA_TYPE, DEFERRED_GLOBAL, type DeferredOutcome } from '../..
 import { escapeHtml, serializeForScript } from '../../../shared/framework/html.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import { compressingStream, negotiateEncoding } from '../compression.js'
-import { NO_STORE } from '../http-errors.js'
+import { NO_STORE } from '../error-responses.js'
 import { outcomesOf } from './deferred-parts.js'
 
 /**

@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify'
 import { deferredKeysOf, type DeferredOutcome, type DeferredRef } from '../../../shared/framework/deferred.js'
 import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
-import { faultOf } from '../failures.js'
+import { serverError } from '../failures.js'
 
 /** A part's failure, already reported: React and the answer pass on its digest and nothing else. */
 export class DeferredFailure extends Error {
@@ -73,7 +73,7 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
     },
     (error: unknown) => {
       clearTimeout(timer)
-      const { digest } = faultOf(request, error, 'deferred data failed', { ...source, part: ref.key })
+      const { digest } = serverError(request, error, 'deferred data failed', { ...source, part: ref.key })
       const failure = new DeferredFailure(digest)
       Object.assign(promise, { status: 'rejected', reason: failure })
       throw failure

@@ -21,10 +21,11 @@ import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
 import type { ErrorPayload, RedirectPayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
-import { MALFORMED_URL, NO_STORE } from '../http-errors.js'
+import { errors } from '../error-registry.js'
+import { NO_STORE } from '../error-responses.js'
 import type { AppView } from './app-view.js'
 import { renderShellErrorDocument } from '../error-documents.js'
-import { faultOf } from '../failures.js'
+import { serverError } from '../failures.js'
 import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type ResolveOptions } from './resolve-page.js'
 import { originForm } from '../../../shared/framework/location.js'
 import { StaticCache, type StaticData, type StaticPage } from './static-pages.js'
@@ -74,7 +75,7 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
 
   /** A render that failed: reported with its digest; the 500 page (with the overlay in development) goes out. */
   function sendRenderFailure(reply: FastifyReply, payload: ScreenPayload, error: unknown): FastifyReply {
-    const { digest } = faultOf(reply.request, error, 'render failed', payload.kind === 'page' ? { routeId: payload.routeId } : {})
+    const { digest } = serverError(reply.request, error, 'render failed', payload.kind === 'page' ? { routeId: payload.routeId } : {})
     const overlay = development ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style } : undefined
     return reply
       .code(500)
@@ -114,7 +115,7 @@ interface Responder {
 /** GET a page path: a static route's page from memory, or the page resolved and rendered. */
 async function respondHtml({ delivery, resolve }: Responder, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const location = locationOfTarget(request.url)
-  if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
+  if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
   const cached = delivery.staticPages.get(location.key)
   if (cached) return sendStaticPage(delivery, request, reply, cached)
   const view = delivery.opts.view()
@@ -134,7 +135,7 @@ async function respondData(
 ): Promise<FastifyReply> {
   if (fromAnotherBuild(request, buildId)) return reply.header('cache-control', NO_STORE).code(409).send(anotherBuild)
   const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
-  if (!location) return request.server.refusals.send(request, reply, MALFORMED_URL)
+  if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
   const cached = delivery.staticData.get(location.key)
   if (cached) return sendStaticData(delivery, request, reply, cached)
   const resolution = await resolve(request, delivery.opts.view(), location, { held: heldLayouts(request) })

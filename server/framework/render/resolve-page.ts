@@ -4,13 +4,13 @@
  * page-data endpoints both call this, so they answer the same URL the same way.
  */
 import type { FastifyRequest } from 'fastify'
-import { HttpError, isHttpError, isNotFound, isRedirect, type RedirectStatus } from '../../../shared/framework/errors.js'
+import { HttpError, type RedirectStatus } from '../../../shared/framework/errors.js'
 import { parseSearch, SearchParamError } from '../../../shared/framework/search-params.js'
 import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
-import { faultOf } from '../failures.js'
+import { classify } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
-import { RefusalError, sameSiteLocation } from '../http-errors.js'
+import { sameSiteLocation } from '../error-responses.js'
 import { runGuards, UNGUARDED, type GuardOutcome } from '../guards.js'
 import { searchDeclOf, type AnyLayout, type RouteMatch } from '../../../shared/framework/route-table.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
@@ -221,37 +221,35 @@ interface FailureSource {
   readonly layoutId?: string
 }
 
-/** A loader's thrown value as the outcome of the page: a redirect, the not-found screen or the error screen. */
+/** What a loader or guard threw, as the page's outcome: a redirect, the not-found screen or the error screen. */
 function failure(error: unknown, context: ResolveContext, request: FastifyRequest, placement: Placement, thrower: Thrower = 'loader'): Resolution {
   const { buildId } = context
-  if (isRedirect(error)) return { kind: 'redirect', status: error.status, location: sameSiteLocation(error.location) }
-  if (isNotFound(error)) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...placement } }
   const source: FailureSource = {
     ...(placement.routeId !== undefined ? { routeId: placement.routeId } : {}),
     ...(placement.failedLayout !== undefined ? { layoutId: placement.failedLayout } : {}),
   }
-  return { kind: 'screen', payload: { ...errorPayload(error, context, request, source, thrower), ...placement } }
+  const failed = classify(request, error, `${thrower} failed`, source)
+  switch (failed.type) {
+    case 'redirect':
+      return { kind: 'redirect', status: failed.status, location: sameSiteLocation(failed.location) }
+    case 'not-found':
+      return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...placement } }
+    case 'client-error': {
+      const { status, code, message } = failed.error
+      // A 5xx in our words (sessions whose store does not answer) is worth a warning; a 4xx is the visitor's.
+      if (status >= 500) request.log.warn({ ...source, status, code }, `${thrower} refused the request`)
+      else request.log.info({ ...source, status, err: error }, `${thrower} refused the request`)
+      return { kind: 'screen', payload: { kind: 'error', status, buildId, ...(failed.exposed ? { message } : {}), ...placement } }
+    }
+    case 'server-error': {
+      const devError = context.development ? { devError: devErrorOf(error) } : {}
+      return { kind: 'screen', payload: { kind: 'error', status: failed.status, digest: failed.digest, buildId, ...devError, ...placement } }
+    }
+  }
 }
 
 /** What threw: a loader, or a guard (which runs before them). */
 type Thrower = 'loader' | 'guard'
-
-/** A loader's failure as the user may see it; unexpected ones are logged with their digest. */
-function errorPayload(error: unknown, context: ResolveContext, request: FastifyRequest, source: FailureSource, thrower: Thrower): ErrorPayload {
-  const { buildId } = context
-  if (isHttpError(error) && error.status < 500) {
-    request.log.info({ ...source, status: error.status, err: error }, `${thrower} refused the request`)
-    return { kind: 'error', status: error.status, buildId, ...(error.expose ? { message: error.message } : {}) }
-  }
-  // The framework's own refusals at any status (sessions whose store does not answer: 503), in their words.
-  if (error instanceof RefusalError) {
-    request.log.warn({ ...source, status: error.statusCode, code: error.refusal.code }, `${thrower} refused the request`)
-    return { kind: 'error', status: error.statusCode, buildId, message: error.message }
-  }
-  const status = isHttpError(error) ? error.status : 500
-  const { digest } = faultOf(request, error, `${thrower} failed`, source)
-  return { kind: 'error', status, digest, buildId, ...(context.development ? { devError: devErrorOf(error) } : {}) }
-}
 
 /** The whole error, for development's overlay (never called in production). */
 export function devErrorOf(error: unknown): DevError {

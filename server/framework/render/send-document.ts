@@ -9,8 +9,8 @@ import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import type { AnyLayout } from '../../../shared/framework/route-table.js'
 import { compressingStream, negotiateEncoding } from '../compression.js'
-import { reportFault } from '../failures.js'
-import { NO_STORE } from '../http-errors.js'
+import { reportWithDigest } from '../failures.js'
+import { NO_STORE } from '../error-responses.js'
 import type { ServerLayout } from '../page-definition.js'
 import type { AppView } from './app-view.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
@@ -161,7 +161,7 @@ async function sendStreamed(
     signal: aborted.signal,
     deferred,
     onRecoverableError: (error, digest) => {
-      reportFault(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
+      reportWithDigest(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
     },
   })
   if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)

@@ -11,9 +11,8 @@
 import type { FastifyRequest } from 'fastify'
 import type { Multipart, MultipartFile, MultipartValue } from '@fastify/multipart'
 import { ACTION_FIELD } from '../../../shared/framework/actions.js'
-import { ErrorCode } from '../../../shared/framework/errors.js'
 import { describeBytes, type FileFieldsDecl, type UploadedFile } from '../../../shared/framework/uploads.js'
-import type { Refusal } from '../http-errors.js'
+import { errors, type ClientError } from '../error-registry.js'
 import { removeFiles, storeUpload } from './store-upload.js'
 import { isUploadRefusal, UploadRefusal } from './upload-refusal.js'
 
@@ -54,23 +53,21 @@ export interface ReceivedForm {
   readonly refusedFiles: Readonly<Record<string, string>>
 }
 
-const refuse = (status: number, code: string, message: string) => new UploadRefusal({ status, code, message })
-
-const MALFORMED: Refusal = { status: 400, code: ErrorCode.BAD_MULTIPART, message: 'The multipart form is malformed or incomplete.' }
+const refuse = (error: ClientError) => new UploadRefusal(error)
 
 /** @fastify/multipart's errors, by code, in our words. */
-const PARSER_REFUSALS: Readonly<Record<string, Refusal>> = {
-  FST_PARTS_LIMIT: { status: 413, code: ErrorCode.TOO_MANY_PARTS, message: `A form may have at most ${MULTIPART_LIMITS.parts} parts.` },
-  FST_FIELDS_LIMIT: { status: 413, code: ErrorCode.TOO_MANY_PARTS, message: `A form may have at most ${MULTIPART_LIMITS.fields} text fields.` },
-  FST_FILES_LIMIT: { status: 413, code: ErrorCode.TOO_MANY_PARTS, message: `A form may have at most ${MULTIPART_LIMITS.parts} files.` },
-  FST_PROTO_VIOLATION: { status: 400, code: ErrorCode.BAD_MULTIPART, message: 'The form has a field whose name is not allowed.' },
-  FST_INVALID_JSON_FIELD_ERROR: { status: 400, code: ErrorCode.BAD_MULTIPART, message: 'Form fields must be plain text.' },
+const PARSER_ERRORS: Readonly<Record<string, ClientError>> = {
+  FST_PARTS_LIMIT: errors.TOO_MANY_PARTS(MULTIPART_LIMITS.parts),
+  FST_FIELDS_LIMIT: errors.TOO_MANY_FIELDS(MULTIPART_LIMITS.fields),
+  FST_FILES_LIMIT: errors.TOO_MANY_FILES(MULTIPART_LIMITS.parts),
+  FST_PROTO_VIOLATION: errors.MULTIPART_FIELD_NAME(),
+  FST_INVALID_JSON_FIELD_ERROR: errors.MULTIPART_FIELD_NOT_TEXT(),
 }
 
 function parserRefusal(error: unknown): UploadRefusal {
   if (isUploadRefusal(error)) return error
   const code = (error as { code?: unknown } | null)?.code
-  return new UploadRefusal((typeof code === 'string' ? PARSER_REFUSALS[code] : undefined) ?? MALFORMED)
+  return new UploadRefusal((typeof code === 'string' ? PARSER_ERRORS[code] : undefined) ?? errors.MULTIPART_MALFORMED())
 }
 
 /** The form as read so far, filled in part by part. */
@@ -106,11 +103,7 @@ function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal) {
  * of a form it got back once the action is over.
  */
 export async function receiveMultipart(request: FastifyRequest, options: ReceiveOptions): Promise<ReceivedForm> {
-  const totalTooLarge = refuse(
-    413,
-    ErrorCode.BODY_TOO_LARGE,
-    `A form with files may be at most ${describeBytes(options.maxBytes)} (${options.maxBytes} bytes) in all.`,
-  )
+  const totalTooLarge = refuse(errors.FORM_WITH_FILES_TOO_LARGE(describeBytes(options.maxBytes), options.maxBytes))
   // A declared length over the limit is refused before a byte is read.
   if (Number(request.headers['content-length'] ?? 0) > options.maxBytes) throw totalTooLarge
 
@@ -156,10 +149,10 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
 
 /** A text field, counted against the text limit, as an urlencoded body would give it. */
 function addTextField(form: FormSoFar, part: MultipartValue, options: ReceiveOptions): void {
-  if (typeof part.value !== 'string') throw new UploadRefusal(PARSER_REFUSALS.FST_INVALID_JSON_FIELD_ERROR!)
+  if (typeof part.value !== 'string') throw refuse(errors.MULTIPART_FIELD_NOT_TEXT())
   form.textBytes += Buffer.byteLength(part.value) + Buffer.byteLength(part.fieldname)
   if (part.valueTruncated || form.textBytes > options.maxTextBytes) {
-    throw refuse(413, ErrorCode.BODY_TOO_LARGE, `The text of a form may be at most ${options.maxTextBytes} bytes.`)
+    throw refuse(errors.FORM_TEXT_TOO_LARGE(options.maxTextBytes))
   }
   form.fields.append(part.fieldname, part.value)
 }
@@ -172,13 +165,13 @@ async function receiveFile(form: FormSoFar, part: MultipartFile, options: Receiv
     // An empty file input: browsers send a part with no name and no bytes. No file.
     // Bytes without a name (a script's `new File([bytes], '')`) are refused, not dropped.
     const bytes = await Promise.race([drain(part.file), total.stopped])
-    if (bytes > 0) throw refuse(400, ErrorCode.BAD_MULTIPART, `The file for ${JSON.stringify(field.slice(0, 100))} has no file name.`)
+    if (bytes > 0) throw refuse(errors.FILE_WITHOUT_NAME(JSON.stringify(field.slice(0, 100))))
     return
   }
   const rule = Object.hasOwn(fileFields, field) ? fileFields[field] : undefined
-  if (!rule) throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes no file named ${JSON.stringify(field.slice(0, 100))}.`)
+  if (!rule) throw refuse(errors.UNDECLARED_FILE(JSON.stringify(field.slice(0, 100))))
   if (form.files.has(field) || Object.hasOwn(form.refusedFiles, field)) {
-    throw refuse(400, ErrorCode.UNDECLARED_FILE, `This form takes one file for ${JSON.stringify(field)}, not several.`)
+    throw refuse(errors.FILE_TWICE(JSON.stringify(field)))
   }
   try {
     const stored = storeUpload({ field, filename: part.filename, declaredType: part.mimetype, stream: part.file }, rule, {
@@ -198,7 +191,7 @@ async function receiveFile(form: FormSoFar, part: MultipartFile, options: Receiv
 function fileFieldsFor(fields: URLSearchParams, options: ReceiveOptions): FileFieldsDecl {
   const action = fields.get(ACTION_FIELD)
   if (action === null) {
-    throw refuse(400, ErrorCode.NO_ACTION, `The form must name its action (its ${ACTION_FIELD} field) before its files.`)
+    throw refuse(errors.ACTION_BEFORE_FILES(ACTION_FIELD))
   }
   return options.fileFieldsOf(action)
 }

@@ -9,9 +9,9 @@ import { readdir, stat, unlink } from 'node:fs/promises'
 import path from 'node:path'
 import { Transform, type Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { ErrorCode } from '../../../shared/framework/errors.js'
 import { describeBytes, describeTypes, type FileRule, type UploadedFile, type UploadType } from '../../../shared/framework/uploads.js'
 import { SNIFF_BYTES, sniffType } from './sniff-type.js'
+import { errors } from '../error-registry.js'
 import { UploadRefusal } from './upload-refusal.js'
 
 /** A file part as the multipart parser hands it over. */
@@ -38,33 +38,18 @@ export interface StoreOptions {
 
 export function wrongType(part: FilePart, rule: FileRule): UploadRefusal {
   return new UploadRefusal(
-    {
-      status: 415,
-      code: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
-      message: `The file for "${part.field}" must be a ${describeTypes(rule.types)} file (${rule.types.join(', ')}).`,
-    },
+    errors.FILE_WRONG_TYPE(part.field, describeTypes(rule.types), rule.types.join(', ')),
     part.field,
     `Please choose a ${describeTypes(rule.types)} file.`,
   )
 }
 
 export function emptyFile(field: string): UploadRefusal {
-  return new UploadRefusal(
-    { status: 400, code: ErrorCode.EMPTY_FILE, message: `The file for "${field}" is empty.` },
-    field,
-    'This file is empty: please choose another.',
-  )
+  return new UploadRefusal(errors.EMPTY_FILE(field), field, 'This file is empty: please choose another.')
 }
 
 export function fileTooLarge(field: string, maxBytes: number): UploadRefusal {
-  return new UploadRefusal(
-    {
-      status: 413,
-      code: ErrorCode.BODY_TOO_LARGE,
-      message: `The file for "${field}" may be at most ${describeBytes(maxBytes)} (${maxBytes} bytes).`,
-    },
-    field,
-  )
+  return new UploadRefusal(errors.FILE_TOO_LARGE(field, describeBytes(maxBytes), maxBytes), field)
 }
 
 /** What every temporary file's name starts with: how a later process knows one left behind. */

@@ -4,16 +4,16 @@
  * (a wrong type, an empty file) can be shown next to that field, the rest of the form
  * kept, instead of on an error page.
  */
-import type { Refusal } from '../http-errors.js'
+import type { ClientError } from '../error-registry.js'
 
-export class UploadRefusal extends Error implements Refusal {
+export class UploadRefusal extends Error implements ClientError {
   readonly status: number
   readonly code: string
   readonly field: string | undefined
   /** What to tell the user next to the file input, when the form is shown again. */
   readonly fieldMessage: string | undefined
 
-  constructor(refusal: Refusal, field?: string, fieldMessage?: string) {
+  constructor(refusal: ClientError, field?: string, fieldMessage?: string) {
     super(refusal.message)
     this.name = 'UploadRefusal'
     this.status = refusal.status

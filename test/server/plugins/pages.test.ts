@@ -132,7 +132,7 @@ t.test('production screens', async (t) => {
     t.equal(options.headers.allow, 'GET, HEAD, POST')
     const missing = await app.inject({ method: 'PUT', url: '/nope' })
     t.equal(missing.statusCode, 404)
-    t.match(missing.body, '<h1>404</h1><p>There is no page at this address.</p>')
+    t.match(missing.body, '<h1>404</h1><p>This page could not be found.</p>', 'the words of the not-found page')
     t.equal(
       (await app.inject({ method: 'PUT', url: '/api/health' })).headers['content-type'],
       'application/json; charset=utf-8',

@@ -1,0 +1,165 @@
+/**
+ * How every error response is sent, in the form of the request's kind (./request-kinds.ts),
+ * whichever part of the server had the error (./failures.ts decides what it is).
+ *
+ * Each has the security headers (the security plugin's, or the fixed script-less set
+ * when Fastify's hooks did not run), the request id, `no-store`, our code and our words
+ * (./error-registry.ts): never Fastify's message, never the URL that was asked for.
+ */
+import { randomUUID } from 'node:crypto'
+import { STATUS_CODES, type ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { isSameSitePath } from '../../shared/framework/errors.js'
+import { errors, type ClientError } from './error-registry.js'
+import type { Failure } from './failures.js'
+import { errorBodyFor, errorBodyOf, notFoundFor, requestKindOf, requestKindOfTarget, type BuildFacts } from './request-kinds.js'
+
+/** Cache-Control of every response that is for this request alone. */
+export const NO_STORE = 'private, no-store'
+
+export const REQUEST_ID_HEADER = 'x-request-id'
+
+/**
+ * The `Location` of a redirect (and the `location` of a redirect payload), checked
+ * where it is sent and not only where it was made: a path on this site
+ * (`isSameSitePath`), with anything outside printable ASCII percent-encoded as UTF-8
+ * (a header can carry nothing else). Anything else is a bug in the caller: it throws,
+ * and the request is a 500.
+ */
+export function sameSiteLocation(to: string): string {
+  if (!isSameSitePath(to)) throw new TypeError(`Refusing to redirect to ${JSON.stringify(to)}: not a path on this site`)
+  return to.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char))
+}
+
+/** 405 with `Allow`; OPTIONS asks which methods the address takes, and gets 204 with the same `Allow`. */
+export function sendMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, allow: string, error: ClientError): FastifyReply {
+  reply.header('allow', allow)
+  if (request.method === 'OPTIONS') return reply.header('cache-control', NO_STORE).code(204).send()
+  return request.server.errorResponses.send(request, reply, error)
+}
+
+/** The JSON schema of the error body, for the `response` schemas of /api routes. */
+export const API_ERROR_SCHEMA = {
+  type: 'object',
+  required: ['error'],
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message', 'requestId'],
+      properties: {
+        code: { type: 'string' },
+        message: { type: 'string' },
+        requestId: { type: 'string' },
+        digest: { type: 'string' },
+      },
+    },
+  },
+} as const
+
+/** The JSON error body of `/api` and of form posts sent by scripts. */
+export function errorBody(request: FastifyRequest, code: string, message: string, digest?: string) {
+  return errorBodyFor(String(request.id), code, message, digest)
+}
+
+/** Sends a classified failure where the plain forms will not do (a form post is answered with its page). */
+export type FailureRenderer = (request: FastifyRequest, reply: FastifyReply, failure: Failure) => FastifyReply | Promise<FastifyReply>
+
+export interface ErrorResponseContext extends BuildFacts {
+  /** The security headers of a response without scripts, for those sent before the hooks ran. */
+  readonly securityHeaders: Readonly<Record<string, string>>
+}
+
+export interface ErrorResponses {
+  /** `hooksRan: false` for a request refused before routing, whose security headers must be set here. */
+  send(request: FastifyRequest, reply: FastifyReply, error: ClientError, options?: { readonly hooksRan?: boolean }): FastifyReply
+  sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply | Promise<FastifyReply>
+  /** Form posts' failures are rendered by the actions plugin, which has the page renderer. */
+  renderActionsWith(renderer: FailureRenderer): void
+  /**
+   * Writes a client error straight to a socket whose request Node could not parse (431,
+   * 400, 408), then closes it; returns the response's request id (undefined when nothing
+   * could be written: the socket is gone, or a response is already under way on it).
+   */
+  writeToSocket(socket: Duplex, rawRequest: Buffer | undefined, error: ClientError): string | undefined
+}
+
+export function createErrorResponses(context: ErrorResponseContext): ErrorResponses {
+  let renderActions: FailureRenderer | undefined
+  const responses: ErrorResponses = {
+    send(request, reply, error, { hooksRan = true } = {}) {
+      const { type, body } = errorBodyOf(context, requestKindOf(request), error, String(request.id))
+      if (!hooksRan) reply.headers(context.securityHeaders).header(REQUEST_ID_HEADER, request.id)
+      return reply.code(error.status).header('cache-control', NO_STORE).type(type).send(body)
+    },
+    sendFailure(request, reply, failure) {
+      const kind = requestKindOf(request)
+      if (kind === 'action' && renderActions) return renderActions(request, reply, failure)
+      switch (failure.type) {
+        case 'redirect':
+          return reply.header('cache-control', NO_STORE).redirect(sameSiteLocation(failure.location), failure.status)
+        case 'not-found':
+          return responses.send(request, reply, notFoundFor(kind))
+        case 'client-error':
+          return responses.send(request, reply, failure.error)
+        case 'server-error': {
+          const { type, body } = errorBodyOf(context, kind, failure, String(request.id))
+          return reply.code(failure.status).header('cache-control', NO_STORE).type(type).send(body)
+        }
+      }
+    },
+    renderActionsWith(renderer) {
+      renderActions = renderer
+    },
+    writeToSocket(socket, rawRequest, error) {
+      const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+      // A request before the bad bytes, received whole, is still being answered (bytes
+      // after a request that said `Connection: close`, a body longer than its
+      // Content-Length): that response goes out, then the connection ends. Ours written
+      // now would come first, as the response to that request.
+      if (inFlight?.req.complete && socket.writable) {
+        inFlight.once('close', () => socket.end())
+        return undefined
+      }
+      // Writing into a response already started would corrupt it.
+      if (!socket.writable || inFlight?.headersSent) {
+        socket.destroy()
+        return undefined
+      }
+      const target = rawRequest ? (/^[A-Z]+ (\S+)/.exec(rawRequest.subarray(0, 8192).toString('latin1'))?.[1] ?? '/') : '/'
+      const requestId = randomUUID()
+      const { type, body } = errorBodyOf(context, requestKindOfTarget(target), error, requestId)
+      const headers = {
+        ...context.securityHeaders,
+        'content-type': type,
+        'content-length': String(Buffer.byteLength(body)),
+        'cache-control': NO_STORE,
+        [REQUEST_ID_HEADER]: requestId,
+        connection: 'close',
+      }
+      const head = Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}\r\n`)
+        .join('')
+      socket.end(`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${head}\r\n${body}`, () => socket.destroy())
+      return requestId
+    },
+  }
+  return responses
+}
+
+/** What Node's parser refused, as a client error; undefined for a connection that just went away. */
+export function parserClientError(error: { readonly code?: string }): ClientError | undefined {
+  switch (error.code) {
+    case 'ECONNRESET':
+      return undefined
+    case 'HPE_HEADER_OVERFLOW':
+      return errors.HEADERS_TOO_LARGE()
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return errors.REQUEST_TIMEOUT()
+    case 'HPE_INVALID_EOF_STATE':
+      // The client half-closed before the body its headers announced.
+      return errors.BODY_CUT_SHORT()
+    default:
+      return errors.NOT_HTTP()
+  }
+}
