@@ -1,8 +1,4 @@
-/**
- * `run`, made safe to ask for at any time: asked while a run is under way, it runs once
- * more after that one, for everyone who asked meanwhile (the run under way may have
- * begun before what they want it to see).
- */
+/** Asked while a run is under way, it runs once more after it: that run may have begun before what the askers want seen. */
 export function coalesced(run: () => Promise<void>): () => Promise<void> {
   let running: Promise<void> | undefined
   let again: Promise<void> | undefined

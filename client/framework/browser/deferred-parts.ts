@@ -1,20 +1,13 @@
 /**
- * The browser's side of deferred data (docs/guide/deferred-data.md): a payload's parts
- * become promises in its data, as the loader returned them, settled when their outcomes
- * arrive (scripts in the streamed document, lines of the page-data answer). Each says
- * how it settled the way React's `use()` reads it, so a part already there renders at
- * once instead of suspending. Loaded only for a page that has parts: the first load
- * of every other page goes without it.
+ * The browser's side of deferred data (docs/guide/deferred-data.md). Each part's promise
+ * says how it settled the way React's `use()` reads it, so a part already there renders
+ * at once. Loaded only for a page that has parts.
  */
 import type { DeferredOutcome, DeferredRef, DeferredDataError as PartFailure } from '../../../shared/framework/deferred.js'
 import { DEFERRED_GLOBAL } from '../../../shared/framework/deferred.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 
-/**
- * A deferred part that failed, as the browser's components meet it: on the server (its
- * digest finds the log line and the report, made once there) or on the way (the answer
- * ended before it came).
- */
+/** Failed on the server (its digest finds the report, made once there) or on the way. */
 class DeferredDataError extends Error implements PartFailure {
   override readonly name = 'DeferredDataError'
   readonly digest: string | undefined
@@ -31,9 +24,7 @@ interface Part {
 }
 
 export interface DeferredParts<P extends ScreenPayload> {
-  /** The payload with a promise in place of each part. */
   readonly payload: P
-  /** One part's outcome arrived. */
   settle(outcome: DeferredOutcome): void
   /** The answer ended: every part still pending fails with `message`. */
   end(message: string): void
@@ -102,9 +93,8 @@ function newPart(): Part {
 /** A streamed page-data answer: its first line, the payload; then its parts, once `receive` has the payload. */
 export interface StreamedParts {
   readonly payload: Promise<unknown>
-  /** The payload with a promise for each part, settled as the rest of the answer arrives. */
   receive<P extends ScreenPayload>(payload: P): P
-  /** The payload is not used (another build's, or not JSON): the rest of the answer is not waited for. */
+  /** The payload is not used (another build's): the rest of the answer is not waited for. */
   cancel(): void
 }
 
@@ -132,7 +122,6 @@ export function streamedParts(body: ReadableStream<Uint8Array>): StreamedParts {
   }
 }
 
-/** The lines of a streamed answer, as they arrive. */
 async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder()
   let buffered = ''
@@ -149,11 +138,7 @@ async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncG
   }
 }
 
-/**
- * The first page's parts: their outcomes are scripts in the streamed document that push
- * to a queue (DEFERRED_GLOBAL); those already run are in it, later ones call the
- * settling push directly. Once the document is whole, a part that never came fails.
- */
+/** Outcomes are scripts in the streamed document pushing to DEFERRED_GLOBAL; a part not there once the document is whole fails. */
 export function receiveDocumentParts<P extends ScreenPayload>(payload: P): P {
   const parts = deferredParts(payload)
   const settle = (outcome: DeferredOutcome) => parts.settle(outcome)

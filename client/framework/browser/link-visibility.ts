@@ -1,8 +1,4 @@
-/**
- * One IntersectionObserver for every prefetching link on the page (docs/architecture.md, "Navigation"): a link
- * coming within ~200 px of the viewport asks for a prefetch; leaving it cancels the
- * prefetch if that has not started yet.
- */
+/** One IntersectionObserver for every prefetching link (docs/architecture.md, "Navigation"). */
 import type { NavigationEngine } from './navigation-engine.js'
 
 const ROOT_MARGIN = '200px'
@@ -19,7 +15,6 @@ function onIntersection(entries: IntersectionObserverEntry[]): void {
   }
 }
 
-/** Watches `element`; the returned function stops watching it. */
 export function observeLink(element: Element, href: string, engine: NavigationEngine): () => void {
   if (typeof IntersectionObserver === 'undefined') return () => {}
   observer ??= new IntersectionObserver(onIntersection, { rootMargin: ROOT_MARGIN })

@@ -1,15 +1,12 @@
 /**
- * Fetches what a location needs to render: its page data and its route's chunk, both
- * at once (the route is known from the URL before the data arrives). Every failure
- * the page cannot recover from in place becomes `{ kind: 'reload' }`: the caller then
- * loads the URL as a document, so the user never faces a dead page.
+ * Fetches a location's page data and route chunk at once. Every failure the page
+ * cannot recover from in place becomes `{ kind: 'reload' }`: a document load, never a dead page.
  */
 import { BUILD_ID_HEADER, LAYOUTS_HELD_HEADER } from '../../../shared/framework/constants.js'
 import { DEFERRED_DATA_TYPE } from '../../../shared/framework/deferred.js'
 import { dataUrl, isPayload, type AnyPayload, type RedirectPayload } from '../../../shared/framework/page-payload.js'
 import type { StreamedParts } from './deferred-parts.js'
 
-/** The module that reads deferred parts, loaded for a page that has some (the first page's too: start.tsx). */
 export const deferredPartsModule = () => import('./deferred-parts.js')
 import type { Router } from '../../../shared/framework/route-table.js'
 import type { ReadyPage } from '../view/page-source.js'
@@ -24,10 +21,8 @@ export type LoadResult =
 
 export interface LoadContext {
   readonly buildId: string
-  /** Any application's router: only `match` is used. */
   readonly router: Pick<Router<any>, 'match'>
   readonly modules: PageModules
-  /** The layout data cached: named in the request, put back into the answer. */
   readonly layouts: LayoutData
   readonly now: () => number
 }
@@ -52,8 +47,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
     const response = await fetch(dataUrl(key), { headers, credentials: 'same-origin' })
     fetchedAt = ctx.now()
     if (response.headers.get('content-type')?.startsWith(DEFERRED_DATA_TYPE) && response.body) {
-      // The payload first, its deferred parts after it, one per line, as they settle:
-      // read by a module of its own, loaded for such pages only.
+      // The payload first, then its deferred parts one per line, read by a module loaded for such pages only.
       const parts = (await deferredPartsModule()).streamedParts(response.body)
       streamed = parts
       answer = await parts.payload

@@ -1,19 +1,7 @@
 /**
- * The browser's navigation (docs/architecture.md, "Navigation"), around wouter's
- * `aroundNav`, composed from parts by job:
- * - loading (navigation-loading.ts): a navigation loads the target's chunk and data
- *   first (from the cache when fresh, joining a prefetch already running) and changes
- *   the URL only once the page is ready; a newer navigation supersedes an older one;
- *   anything that cannot be shown in place (no answer within ROUTE_LOAD_TIMEOUT_MS, a
- *   network failure, another build, a chunk that fails to load) becomes a document load;
- * - scroll restoration (scroll-restoration.ts): once the new page is on screen, scroll and focus;
- * - status (navigation-status-store.ts): the progress bar and the announcement;
- * - prefetching (prefetch-queue.ts, link-visibility.ts), skipped when saving data.
- * This class wires them to history and to the page host, and tells listeners
- * (monitoring) what navigations do. Back/forward never pass through `aroundNav`: the
- * popstate listener records where to scroll and watches the load of a page the cache
- * does not hold (the same progress bar and deadline), and the page host reads the
- * location-keyed cache like any other time.
+ * The browser's navigation (docs/architecture.md, "Navigation"): wires loading,
+ * scroll restoration, status and prefetching to history and the page host.
+ * Back/forward never pass through `aroundNav`: the popstate listener handles them.
  */
 import type { NavigateOptions } from 'wouter'
 import type { Changed } from '../../../shared/framework/actions.js'
@@ -30,18 +18,12 @@ import type { PageStore } from './page-store.js'
 import { PrefetchQueue } from './prefetch-queue.js'
 import { revalidation, type Revalidation } from './revalidation.js'
 
-/** How long a navigation may take before the progress indicator shows. */
 export const SLOW_NAVIGATION_MS = 150
 /** More redirects than this in one navigation is a loop: let the browser handle it. */
 const MAX_REDIRECTS = 10
-/** Where our id of a history entry lives in `history.state`. */
 const ENTRY_KEY = '__entry'
 
-/**
- * What monitoring hears of navigations: one began (a link or back/forward), it met a
- * redirect, or its page is on screen. A navigation with no `shown` (superseded, turned
- * into a document load, to the page already shown) never completes.
- */
+/** A navigation with no `shown` (superseded, turned into a document load, to the page already shown) never completes. */
 export type NavigationEvent =
   | { readonly type: 'start'; readonly to: string }
   | { readonly type: 'redirect'; readonly to: string }
@@ -51,14 +33,8 @@ export interface NavigationEngineOptions {
   readonly store: PageStore
   /** Which route a link leads to (its prefetch mode), and the layouts around a page (what an action reached). */
   readonly router: Pick<Router<any, any>, 'match' | 'layoutsOf'>
-  /** A full document load; `location.assign` in the browser. */
   readonly hardNavigate: (url: string) => void
-  /**
-   * Hands the engine's popstate listener to a relay that runs before wouter's: the
-   * scroll restoration must be known before the page for the new location renders, and wouter
-   * subscribes while hydrating, before the engine exists (start.tsx registers the relay
-   * first).
-   */
+  /** Runs before wouter's listener: the scroll target must be known before the new page renders. */
   readonly listenToPopState: (listener: (event: PopStateEvent) => void) => void
 }
 
@@ -73,7 +49,6 @@ export class NavigationEngine implements AppNavigation {
   readonly #queue: PrefetchQueue
   readonly #eventListeners = new Set<(event: NavigationEvent) => void>()
   readonly #revalidation: Revalidation
-  /** The page on screen: its location key and what kind of page it is. */
   #shown: { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined
 
   constructor({ store, router, hardNavigate, listenToPopState }: NavigationEngineOptions) {
@@ -106,20 +81,18 @@ export class NavigationEngine implements AppNavigation {
 
   getState = () => this.#status.getState()
 
-  /** Asks for `href` to be loaded ahead of a click; a no-op where data must be saved. */
   prefetch(href: string, reason: PrefetchReason): void {
     if (prefersSavingData()) return
     const key = keyOf(href)
     if (key && key !== currentKey()) this.#queue.add(key, reason === 'intent')
   }
 
-  /** When links to `href` prefetch: as its route says, by default by its render mode (a page no route matches: on intent). */
+  /** By the route's prefetch mode; a page no route matches prefetches on intent. */
   prefetchModeOf(href: string): PrefetchMode {
     const key = keyOf(href)
     return prefetchModeOf(key === undefined ? undefined : this.#router.match(key.split('?', 1)[0]!)?.route)
   }
 
-  /** The link left the viewport: forget its prefetch if it has not started. */
   cancelPrefetch(href: string): void {
     const key = keyOf(href)
     if (key) this.#queue.drop(key)
@@ -129,7 +102,6 @@ export class NavigationEngine implements AppNavigation {
     return observeLink(element, href, this)
   }
 
-  /** After a server action: see `revalidation` (./revalidation.ts). */
   revalidate(changed?: Changed): Promise<void> {
     return this.#revalidation.revalidate(changed)
   }
@@ -142,11 +114,7 @@ export class NavigationEngine implements AppNavigation {
     return this.#loading.started
   }
 
-  /**
-   * The page host shows the page of `key` (after hydration, a navigation, a refresh).
-   * Only a page that arrived by navigation moves scroll and focus; a refresh of the
-   * same page leaves both where they are.
-   */
+  /** Only a page that arrived by navigation moves scroll and focus; a refresh leaves both. */
   pageShown(key: string, title: string, kind: ScreenPayload['kind']): void {
     const from = this.#shown?.key
     this.#shown = { key, kind }
@@ -154,12 +122,10 @@ export class NavigationEngine implements AppNavigation {
     this.#restoreScroll(title)
   }
 
-  /** The page on screen: its location key and what kind of page it is. */
   get shown(): { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined {
     return this.#shown
   }
 
-  /** Tells `listener` about every navigation's start, redirects and completion. */
   onNavigationEvent(listener: (event: NavigationEvent) => void): () => void {
     this.#eventListeners.add(listener)
     return () => this.#eventListeners.delete(listener)
@@ -176,11 +142,8 @@ export class NavigationEngine implements AppNavigation {
   #onPopState = (event: PopStateEvent): void => {
     const entry = entryOf(event.state)
     if (entry === undefined && currentKey() === this.#shown?.key) {
-      // A new entry of the page on screen that the browser made itself: a plain
-      // `<a href="#section">` or `location.hash`. It scrolled to the fragment (or, with
-      // no such element, stayed), as it does without JavaScript; the page, the focus
-      // and the screen reader stay where they are. The entry gets an id, so Back and
-      // Forward return to its position; a link's navigation still loading goes on.
+      // An entry the browser made itself (`<a href="#section">`, `location.hash`): it
+      // already scrolled as without JavaScript; only give the entry an id for Back/Forward.
       history.replaceState({ ...asObject(history.state), [ENTRY_KEY]: this.#scroll.adopt() }, '')
       return
     }
@@ -194,13 +157,7 @@ export class NavigationEngine implements AppNavigation {
     else if (!this.#store.read(key)) this.#watchEntryLoad(key, navigationId)
   }
 
-  /**
-   * Back or Forward to a page the cache does not hold: the page host asks the store for
-   * it, keeping the previous page on screen, and shows it (or follows a redirect or
-   * another build: start's `onUnresolved`). This watches the same load for what a link
-   * has besides: the progress bar, and the deadline, past which the entry is loaded as
-   * a document.
-   */
+  /** Back/Forward to an uncached page: the page host loads it; this adds the progress bar and the deadline. */
   #watchEntryLoad(key: string, navigationId: number): void {
     void this.#loading.load(key, navigationId).then((result) => {
       if (!result) return // superseded: the newer navigation decides
@@ -218,12 +175,9 @@ export class NavigationEngine implements AppNavigation {
   ): void {
     const url = new URL(to, window.location.href)
     const target = url.pathname + url.search + url.hash
-    // Another origin, or a path a browser would read as one (`//host`, from `/.//host`):
-    // a document load of the absolute URL, never a relative one.
+    // `//host` (from `/.//host`) is another origin to a browser: load the absolute URL.
     if (url.origin !== window.location.origin || url.pathname.startsWith('//')) return this.#hardNavigate(url.href)
-    // A link to the URL already shown replaces its entry, as a browser does for a plain
-    // link to the same URL: Back then leaves the page instead of showing it again. The
-    // link's own URL decides, not where a redirect takes it (a browser pushes then).
+    // A link to the URL on screen replaces its entry, as a browser does, so Back leaves the page.
     if (redirects === 0 && url.href === window.location.href) options = { ...options, replace: true }
     const key = locationKey(url.pathname, url.search)
     this.#queue.drop(key) // a prefetch waiting for this URL: start it now, as the navigation
@@ -233,7 +187,6 @@ export class NavigationEngine implements AppNavigation {
       if (!result) return // superseded: the newer navigation decides
       if (result.kind === 'redirect') {
         if (redirects >= MAX_REDIRECTS) return this.#hardNavigate(result.location)
-        // The redirect's target takes the place of the link's URL in history.
         return this.#navigate(navigate, result.location, options, navigationId, redirects + 1)
       }
       this.#status.setSlow(false)
@@ -242,8 +195,7 @@ export class NavigationEngine implements AppNavigation {
       const entry = this.#scroll.push(url.hash)
       navigate(target, { ...options, state: { ...asObject(options?.state), [ENTRY_KEY]: entry } })
       if (key === this.#shown?.key) {
-        // Same page (a link to itself, or to a #hash on it): the URL does not change, so
-        // the page host hears of a page loaded again only from the store; then restore scroll now.
+        // The URL does not change, so the page host hears of the reload only from the store.
         this.#store.announce()
         this.#restoreScroll(document.title)
       }
@@ -251,7 +203,7 @@ export class NavigationEngine implements AppNavigation {
   }
 }
 
-/** True when this document was reloaded, or reached by Back/Forward: the user returns to a page they had scrolled. */
+/** A reload or Back/Forward: the user returns to a page they had scrolled. */
 function cameBack(): boolean {
   const [entry] = performance.getEntriesByType('navigation') as PerformanceNavigationTiming[]
   return entry?.type === 'reload' || entry?.type === 'back_forward'
@@ -261,7 +213,6 @@ function currentKey(): string {
   return locationKey(window.location.pathname, window.location.search)
 }
 
-/** The location key of a same-origin href; undefined for another origin. */
 function keyOf(href: string): string | undefined {
   const url = new URL(href, window.location.href)
   return url.origin === window.location.origin ? locationKey(url.pathname, url.search) : undefined

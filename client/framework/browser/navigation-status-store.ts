@@ -1,8 +1,4 @@
-/**
- * The navigation state the React tree shows (client/framework/view/navigation-status.tsx): the
- * progress bar while a navigation is slow, and the live region's announcement of the
- * page arrived at. A store for `useSyncExternalStore`: listeners hear only real changes.
- */
+/** The progress bar and the announcement, for `useSyncExternalStore`: listeners hear only real changes. */
 import type { NavigationState } from '../view/navigation-context.js'
 
 export class NavigationStatusStore {

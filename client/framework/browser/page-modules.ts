@@ -1,9 +1,6 @@
 import type { AnyPageImports, PageModule } from '../page-module.js'
 
-/**
- * Loads route chunks once and remembers them, so a page already loaded renders
- * synchronously (hydration and back/forward need that).
- */
+/** Remembers loaded chunks, so a page already loaded renders synchronously (hydration and back/forward need that). */
 export class PageModules {
   readonly #imports: AnyPageImports
   readonly #loaded = new Map<string, PageModule>()

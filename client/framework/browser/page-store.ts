@@ -1,13 +1,7 @@
 /**
- * The browser's location-keyed page cache (docs/architecture.md, "Navigation"): pathname + search -> a page
- * ready to render, with when it was fetched. Navigation fills it before the URL
- * changes; the page host reads it for whatever the URL is, so back/forward find
- * their pages here too. Loads of one key are shared while in flight, and a load
- * started later wins over one started before it, whichever answers first.
- *
- * After a server action, the pages it reached are marked stale (`invalidate`):
- * kept, but never shown again as they are; the next visit, Back included, asks the
- * server first, as for a page the cache does not hold.
+ * The browser's location-keyed page cache (docs/architecture.md, "Navigation"). A load
+ * started later wins over one started before it, whichever answers first; after a
+ * server action the pages it reached are stale, and the next visit asks the server.
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
@@ -19,7 +13,6 @@ interface Entry {
   readonly fetchedAt: number
   /** The order its load started in: an older load's answer never replaces it. */
   readonly order: number
-  /** A server action changed what it shows: never shown again without asking. */
   readonly stale?: true
 }
 
@@ -36,9 +29,8 @@ export class PageStore implements PageSource {
   readonly #context: LoadContext
   readonly #onUnresolved: PageStoreOptions['onUnresolved']
   readonly #now: () => number
-  /** How many loads have started (and pages been set): each entry's `order` comes from it. */
   #started = 0
-  /** Loads started before this (the last invalidation) may hold what an action changed: their pages go in stale. */
+  /** Loads started before the last invalidation may hold what an action changed: their pages go in stale. */
   #staleBefore = 0
 
   constructor({ onUnresolved, now = () => Date.now(), ...context }: PageStoreOptions) {
@@ -57,21 +49,17 @@ export class PageStore implements PageSource {
     return entry && !entry.stale ? entry.page : undefined
   }
 
-  /**
-   * A page that was for once (its loaders took a flash message) is dropped once left:
-   * Back to it asks the server, as a link does, instead of thanking the user again.
-   */
+  /** A page for once (its loaders took a flash message) is dropped once left: Back asks the server again. */
   left(key: string, page: ReadyPage): void {
     if (page.payload.kind === 'page' && page.payload.once && this.#entries.get(key)?.page === page) this.#entries.delete(key)
   }
 
-  /** Puts a page in the cache and tells the page host (the first page, from the HTML, goes in this way). */
+  /** The first page, from the HTML, goes in this way. */
   set(key: string, page: ReadyPage, fetchedAt = this.#now()): void {
     this.#entries.set(key, { page, fetchedAt, order: ++this.#started })
     this.#notify()
   }
 
-  /** Tells the page host to read again: a load (which keeps what it brings) has just been waited for. */
   announce(): void {
     this.#notify()
   }
@@ -81,13 +69,9 @@ export class PageStore implements PageSource {
   }
 
   /**
-   * True while the cached page of `key` is young enough to show without asking again:
-   * 300 s for a static route, 30 s otherwise, from when it was fetched. Never fresh,
-   * so the next visit asks again: a server failure's screen; a page rendered again
-   * with a refused form's errors (422), which answered a post (a later visit by a link
-   * is another request, a GET); a page whose loaders changed the visitor's state
-   * (`once`: a flash message shown once). (The first document's refusal of a post, a
-   * 403, 413 or 415 screen, goes in already stale: see `start`.)
+   * 300 s for a static route, 30 s otherwise. Never fresh, so the next visit asks again:
+   * a 5xx screen, a form's refusal (422, which answered a post; a later visit is a GET),
+   * and a `once` page (a flash message).
    */
   isFresh(key: string): boolean {
     const entry = this.#entries.get(key)
@@ -98,25 +82,18 @@ export class PageStore implements PageSource {
     return this.#now() - entry.fetchedAt < ttl
   }
 
-  /** True while a load of `key` is under way. */
   isLoading(key: string): boolean {
     return this.#inFlight.has(key)
   }
 
-  /**
-   * Loads `key` unless a fresh copy is cached; a ready page goes into the cache
-   * (without notifying: the navigation that asked decides when it shows).
-   */
+  /** A ready page goes into the cache without notifying: the navigation that asked decides when it shows. */
   load(key: string): Promise<LoadResult> {
     const cached = this.#entries.get(key)
     if (cached && this.isFresh(key)) return Promise.resolve({ kind: 'ready', page: cached.page, fetchedAt: cached.fetchedAt })
     return this.#inFlight.get(key) ?? this.#fetch(key, () => {})
   }
 
-  /**
-   * Loads `key` from the server whatever the cache holds or a load under way will bring
-   * (which this supersedes), and shows the answer: after an action, the page on screen.
-   */
+  /** Supersedes whatever a load under way will bring, and shows the answer (after an action). */
   reload(key: string): Promise<LoadResult> {
     return this.#fetch(key, () => this.#notify())
   }
@@ -138,18 +115,12 @@ export class PageStore implements PageSource {
 
   request(key: string): void {
     void this.load(key).then((result) => {
-      // The load kept its page (unless a newer one is there already): show what is kept.
       if (result.kind === 'ready') this.#notify()
       else this.#onUnresolved(key, result)
     })
   }
 
-  /**
-   * A server action changed what some pages show (the engine decides which, by
-   * ./revalidation.ts): those it `reached` are stale, and the data of the layouts it
-   * reached is forgotten; but `shown`, the page on screen, stays until its reload
-   * replaces it.
-   */
+  /** After a server action: the pages it `reached` are stale, but `shown` stays until its reload replaces it. */
   invalidate(reached: (payload: ScreenPayload) => boolean, layoutReached: (id: string) => boolean, shown: string | undefined): void {
     this.#context.layouts.forget(layoutReached)
     // A load under way began before the change: what it brings goes in stale, and the next asks again.

@@ -1,16 +1,12 @@
 /**
- * Prefetches page data (and route chunks) a few at a time (docs/architecture.md, "Navigation"): at most
- * MAX_PREFETCH_IN_FLIGHT loads run at once, the rest wait first in, first out. A link
- * the user shows intent for (hover, focus, touch) goes to the front; a link that leaves
- * the viewport before its turn is dropped; a navigation takes its URL out of the queue
- * and starts it at once (or joins it, if it is already running).
+ * Prefetches a few at a time (docs/architecture.md, "Navigation"), first in, first out;
+ * a link the user shows intent for (hover, focus, touch) goes to the front.
  */
 import { MAX_PREFETCH_IN_FLIGHT } from '../../../shared/framework/constants.js'
 
 export interface PrefetchQueueOptions {
-  /** Loads one key; the same function navigation uses, so the two share requests. */
+  /** The same function navigation uses, so the two share requests. */
   readonly load: (key: string) => Promise<unknown>
-  /** True when `key` needs no request now (fresh in the cache, or already loading). */
   readonly isSettled: (key: string) => boolean
   readonly maxInFlight?: number
 }
@@ -26,7 +22,6 @@ export class PrefetchQueue {
     this.#max = options.maxInFlight ?? MAX_PREFETCH_IN_FLIGHT
   }
 
-  /** Queues `key`; `urgent` (user intent) puts it first. */
   add(key: string, urgent = false): void {
     if (this.#running.has(key) || this.#options.isSettled(key)) return
     const at = this.#waiting.indexOf(key)
@@ -39,13 +34,11 @@ export class PrefetchQueue {
     this.#pump()
   }
 
-  /** Forgets `key` if it is still waiting (a load already running goes on). */
   drop(key: string): void {
     const at = this.#waiting.indexOf(key)
     if (at !== -1) this.#waiting.splice(at, 1)
   }
 
-  /** How many loads the queue has running; never more than the limit. */
   get inFlight(): number {
     return this.#running.size
   }

@@ -1,11 +1,7 @@
 /**
  * Which cached pages an action's change reaches (docs/guide/forms-and-actions.md,
- * "Revalidation"). An action that names nothing reaches every page; one that names
- * routes or layouts reaches the pages of those routes and the pages inside those
- * layouts; one that names an empty change (`changed: {}`) reaches none. Otherwise a
- * failure screen is always reached: it is no data to keep. A static page never is: its
- * answer is rendered once and shared, the same bytes whatever an action did (and it sits
- * in static layouts only).
+ * "Revalidation"). A failure screen always is (no data to keep); a static page never is:
+ * its answer is rendered once and shared, whatever an action did.
  */
 import type { Changed } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
@@ -25,25 +21,19 @@ export function reaches(changed: Changed | undefined, payload: ScreenPayload, ch
   return chains.layoutsOf(routeId).some((layout) => changed.layouts?.includes(layout.id) ?? false)
 }
 
-/** True when an action says it changed no page's data (`changed: {}`): nothing is reached, not even a load under way. */
+/** `changed: {}`: nothing is reached, not even a load under way. */
 function namesNoChange(changed: Changed | undefined): boolean {
   return changed !== undefined && !changed.routes?.length && !changed.layouts?.length
 }
 
-/** The layouts whose data `changed` reaches: all of them when it names nothing. */
 export function layoutReached(changed: Changed | undefined, layoutId: string): boolean {
   return !changed || (changed.layouts?.includes(layoutId) ?? false)
 }
 
 export interface Revalidation {
-  /**
-   * After a server action: the pages `changed` reaches are stale and, if it reaches the
-   * page on screen, that page is loaded again (the layouts it reaches too, the others'
-   * data cached); resolves once the answer is on screen. Reloads are coalesced: asked for
-   * during one, one more runs after it, for all who asked meanwhile.
-   */
+  /** Reloads are coalesced: asked for during one, one more runs after it, for all who asked meanwhile. */
   revalidate(changed?: Changed): Promise<void>
-  /** Marks the pages `changed` reaches stale, the page on screen too (the user moved on). */
+  /** The page on screen is marked too: the user moved on. */
   invalidate(changed?: Changed): void
 }
 
@@ -65,8 +55,7 @@ export function revalidation(
       // Gone (a guard now redirects), or not for this page (another build): as a document.
       if (result.kind !== 'ready' && currentKey() === key) hardNavigate(result.kind === 'redirect' ? result.location : key)
     })
-    // A reload that hangs does not keep a form pending: past a navigation's deadline the
-    // wait ends (the page stays as it is; the reload may still land).
+    // A hanging reload must not keep a form pending: past the deadline the wait ends.
     let timer: ReturnType<typeof setTimeout> | undefined
     const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, ROUTE_LOAD_TIMEOUT_MS)))
     await Promise.race([reloaded, deadline])

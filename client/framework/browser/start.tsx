@@ -1,13 +1,7 @@
 /**
- * Starts the app in the browser: reads the first page's payload from the HTML, makes
- * sure its route chunk is loaded (it is preloaded, so this is quick), and hydrates the
- * same tree the server rendered.
- *
- * The navigation engine (client-side navigation with loading first, scroll and focus,
- * prefetching) is not needed to hydrate: its chunk starts loading with hydration and
- * is attached right after, off the first load's critical path. A link clicked before
- * then is a document load, as without JavaScript: in place, it would change the URL
- * first and show the page without the engine's scroll, focus and announcement.
+ * Starts the app in the browser: hydrates the tree the server rendered. The navigation
+ * engine loads with hydration and attaches after, off the critical path; a link clicked
+ * before then is a document load, as without JavaScript.
  */
 import { flushSync } from 'react-dom'
 import { hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client'
@@ -31,14 +25,10 @@ import { PageStore } from './page-store.js'
 export interface ClientApp<Table extends RouteTable, Layouts extends LayoutTable> {
   readonly router: Router<Table, Layouts>
   readonly pages: PageImports<Table>
-  /** Every layout's client module (the server renders the same ones). */
   readonly layouts: LayoutModules<Layouts>
 }
 
-/**
- * A document load. A path is put after this origin as it is, never resolved as a
- * relative URL: `//host/x` (a location key can look like that) stays on this site.
- */
+/** A path is put after this origin as it is: `//host/x` (a location key can look like that) stays on this site. */
 function hardNavigate(url: string, replace = false): void {
   const absolute = url.startsWith('/') ? window.location.origin + url : url
   if (replace) window.location.replace(absolute)
@@ -70,9 +60,8 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   let onPopState: ((event: PopStateEvent) => void) | undefined
   window.addEventListener('popstate', (event) => onPopState?.(event))
   const module = payload.routeId !== undefined ? await firstPageModule(app.router.routes, modules, payload.routeId) : undefined
-  // An error screen in the document may answer a form post (its refusal: a 400, 403,
-  // 404, 413, 415, 429...), which a later link to this URL, a GET, would not meet: it
-  // goes in already stale.
+  // An error screen in the document may answer a form post (a 403, 413...), which a
+  // later GET would not meet: it goes in already stale.
   const fetchedAt = payload.kind === 'error' ? Number.NEGATIVE_INFINITY : undefined
   store.set(locationKey(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) }, fetchedAt)
 
@@ -88,8 +77,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   )
   let hydrated!: () => void
   const hydration = new Promise<void>((resolve) => (hydrated = resolve))
-  // Hydrated at once, in this task, not scheduled as a task of its own: the page is
-  // interactive sooner, and no other task (a frame, a timer) runs before it does.
+  // Hydrated in this task, not scheduled: interactive sooner, no frame or timer runs first.
   let root!: Root
   flushSync(() => {
     root = hydrateRoot(
@@ -116,14 +104,10 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
 }
 
 /**
- * The first page's module. In a production build the document's script is the page's
- * own chunk (server/framework/render/document.ts), which imports this entry: the browser runs the
- * whole module graph, this entry then the chunk, before any promise callback, so once
- * this function resumes from its first `await` the chunk's `definePage` has recorded
- * the module. A dynamic import of the same chunk would settle a task later (5 to 12 ms
- * of /about's hydration, behind whatever else is queued). The import remains for
- * everything else: development, where pages are not chunks, or a chunk that awaits at
- * its top level.
+ * In a production build the document's script is the page's own chunk, which imports
+ * this entry: once the first `await` resumes, its `definePage` has recorded the module.
+ * A dynamic import would settle a task later (5 to 12 ms of /about's hydration); it
+ * remains for development, or a chunk that awaits at its top level.
  */
 async function firstPageModule(routes: RouteTable, modules: PageModules, routeId: string): Promise<PageModule> {
   await Promise.resolve() // after the rest of the module graph: see above
@@ -131,12 +115,9 @@ async function firstPageModule(routes: RouteTable, modules: PageModules, routeId
   return (route && definedPage(route)) ?? modules.load(routeId)
 }
 
-/** How the root hears of errors React recovered from or a boundary caught. */
 const ROOT_OPTIONS: HydrationOptions = {
   onRecoverableError(error) {
-    // A boundary the server could not finish (a deferred part that failed, a render
-    // error inside Suspense): the browser renders it, and the server reported it once,
-    // under this digest.
+    // A boundary the server could not finish: the server reported it once, under this digest.
     if (typeof (error as { digest?: unknown }).digest === 'string') return
     reportError(error)
   },
@@ -150,7 +131,7 @@ const ROOT_OPTIONS: HydrationOptions = {
   },
 }
 
-/** The first page with its deferred parts as promises (./deferred-parts.ts, loaded for such a page only). */
+/** Deferred parts' module loads for such a page only. */
 async function receiveDocumentParts<P extends ScreenPayload>(payload: P): Promise<P> {
   return payload.deferred ? (await deferredPartsModule()).receiveDocumentParts(payload) : payload
 }
@@ -160,11 +141,7 @@ function readMonitoringConfig(): BrowserMonitoringConfig | undefined {
   return text ? (JSON.parse(text) as BrowserMonitoringConfig) : undefined
 }
 
-/**
- * `<html data-hydrated>` says the page is interactive, its navigation engine attached:
- * browser tests wait on it, and work that must not delay hydration (monitoring) starts
- * from here.
- */
+/** `<html data-hydrated>`: browser tests wait on it, and monitoring starts from here. */
 function markInteractive(): void {
   document.documentElement.dataset.hydrated = 'true'
 }
