@@ -1,8 +1,4 @@
-/**
- * The framework's door on the client side: what pages, layouts and client/application.ts
- * import. It runs on both sides (the server renders the same modules), so the browser
- * runtime is not here: only the browser entry imports it, from client/framework/start.ts.
- */
+/** The client side's public door; it runs on the server too, so the browser runtime is in start.ts. */
 export { defineClientApp, type ClientApplication } from './client-app.js'
 export { defineLayout, definePage } from './page-module.js'
 export type { ErrorComponent, LayoutModule, LayoutProps, NotFoundComponent, PageModule, PageProps, RouteFailure } from './page-module.js'

@@ -1,5 +1,2 @@
-/**
- * The browser entry's door: hydrates the product (client/application.ts) and starts
- * client navigation. Browser-only: pages and layouts import client/framework/index.ts.
- */
+/** The browser entry's door; pages and layouts import index.ts instead. */
 export { startClient } from './browser/start.js'

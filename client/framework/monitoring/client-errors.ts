@@ -1,10 +1,7 @@
 /**
- * Keeps browser errors until the monitoring SDK is there (docs/architecture.md, "Monitoring"). The SDK loads
- * after hydration, in its own chunk; errors thrown before that (while the page starts,
- * or caught by the root error boundary) wait here, at most MAX_EARLY of them, and are
- * handed over when it connects. From then on the SDK's own global handlers see window
- * errors; this module stops listening in the same task, so none is lost and none is
- * sent twice. Nothing here runs when the page has no monitoring config.
+ * Keeps browser errors until the monitoring SDK, loaded after hydration, connects
+ * (docs/architecture.md, "Monitoring"). Listening stops in the same task the SDK's own
+ * handlers take over, so none is lost and none is sent twice.
  */
 
 export type ErrorSink = (error: unknown, context: { readonly mechanism: string; readonly componentStack?: string }) => void
@@ -34,7 +31,7 @@ function onRejection(event: PromiseRejectionEvent): void {
   keep({ error: event.reason, mechanism: 'onunhandledrejection' })
 }
 
-/** Starts keeping window errors and unhandled rejections (call first thing). */
+/** Call first thing. */
 export function listenForEarlyErrors(): void {
   if (listening) return
   listening = true
@@ -48,10 +45,6 @@ export function reportCaughtError(error: unknown, componentStack?: string): void
   keep({ error, mechanism: 'react.error-boundary', ...(componentStack ? { componentStack } : {}) })
 }
 
-/**
- * The SDK is up (its global handlers installed): send what waited, and leave window
- * errors to it from now on.
- */
 export function connectErrorSink(next: ErrorSink): void {
   sink = next
   window.removeEventListener('error', onError)

@@ -1,9 +1,6 @@
-/**
- * Browser errors that are not ours to fix, kept out of monitoring (docs/architecture.md, "Monitoring"). One
- * list, a reason per entry; add to it when a new kind of noise shows up in Sentry.
- */
+/** Browser errors that are not ours to fix (docs/architecture.md, "Monitoring"); a reason per entry. */
 
-/** Messages of errors to drop (Sentry's `ignoreErrors`: substring or pattern). */
+/** Sentry's `ignoreErrors`: substring or pattern. */
 export const IGNORED_MESSAGES: ReadonlyArray<string | RegExp> = [
   // Browsers report a ResizeObserver callback that changed layout again; harmless.
   /ResizeObserver loop (limit exceeded|completed with undelivered notifications)/,
@@ -19,7 +16,7 @@ export const IGNORED_MESSAGES: ReadonlyArray<string | RegExp> = [
   /^(AbortError|The (user aborted a request|operation was aborted))/,
 ]
 
-/** Script URLs whose errors are dropped: code injected by browser extensions. */
+/** Code injected by browser extensions. */
 export const DENIED_URLS: readonly RegExp[] = [
   /^chrome-extension:\/\//i,
   /^moz-extension:\/\//i,

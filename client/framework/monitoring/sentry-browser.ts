@@ -1,15 +1,8 @@
 /**
- * @sentry/browser, in its own chunk, started after hydration (docs/architecture.md, "Monitoring"): reports go
- * through the same-origin tunnel, at most MAX_BREADCRUMBS breadcrumbs are kept, the
- * router's navigations are the navigation breadcrumbs, redirect-type errors and the
- * noise in noise.ts are dropped.
- *
- * Transactions (when the sample rate is above 0) come from our router, named by route
- * pattern (`/items/:id`), not from History calls. A transaction is sent only when the
- * router marked it complete: its page, a route's page, is on screen and it met no
- * redirect. Superseded navigations, navigations that became document loads, redirects
- * and not-found pages are never marked, so `beforeSendTransaction` drops them; that
- * hook runs only with `traceLifecycle: 'static'` (v11 streams spans by default).
+ * @sentry/browser, in its own chunk, started after hydration (docs/architecture.md,
+ * "Monitoring"). Only a navigation the router marked complete (a route's page shown,
+ * no redirect) sends its transaction; `beforeSendTransaction` runs only with
+ * `traceLifecycle: 'static'` (v11 streams spans by default).
  */
 import * as Sentry from '@sentry/browser'
 import { MAX_BREADCRUMBS } from '../../../shared/framework/constants.js'
@@ -19,12 +12,11 @@ import type { NavigationEngine } from '../browser/navigation-engine.js'
 import { connectErrorSink } from './client-errors.js'
 import { DENIED_URLS, IGNORED_MESSAGES } from './noise.js'
 
-/** Set on a page-load or navigation span once its page is shown and worth reporting. */
+/** Set on a span once its page is shown and worth reporting. */
 const COMPLETE = 'app.navigation.complete'
 
 export interface MonitoringContext {
   readonly navigation: NavigationEngine
-  /** The route pattern of a location key, or undefined for a path no route matches. */
   readonly patternOf: (key: string) => string | undefined
 }
 
@@ -104,6 +96,6 @@ export function startMonitoring(config: BrowserMonitoringConfig, { navigation, p
     }
   })
 
-  // Visible to tests and to anyone checking a page: error reporting is live.
+  // Tests wait on it.
   document.documentElement.dataset.monitoring = 'on'
 }

@@ -1,6 +1,2 @@
-/**
- * What the client build gives wouter for `use-sync-external-store/shim`: React's own
- * hook. The shim exists for React before 18; on React 19 it only forwards to this
- * hook, after shipping its fallback to every browser (scripts/build.ts aliases it).
- */
+/** wouter's `use-sync-external-store/shim`, aliased here by scripts/build.ts: on React 19 it only forwards to this, after shipping its fallback. */
 export { useSyncExternalStore } from 'react'

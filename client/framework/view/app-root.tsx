@@ -8,20 +8,17 @@ import { LayoutsContext, type LayoutSet } from './screen.js'
 
 export interface AppRootProps {
   readonly source: PageSource
-  /** The application's layouts around its pages; none: the pages alone. */
   readonly layouts?: LayoutSet | undefined
   /** Server only: the request's path and search, so wouter renders that location. */
   readonly ssrPath?: string
   readonly ssrSearch?: string
-  /** Browser only: loads pages ahead of and during navigation. */
   readonly navigation?: AppNavigation
   /** Browser only, while there is no `navigation` yet: how a link navigates meanwhile. */
   readonly navigateBeforeEngine?: AroundNavHandler
-  /** Browser only: called once, after hydration has committed. */
   readonly onHydrated?: () => void
 }
 
-/** The whole React tree. The server and the browser render this same tree. */
+/** The server and the browser render this same tree. */
 export function AppRoot({ source, layouts, ssrPath, ssrSearch, navigation, navigateBeforeEngine, onHydrated }: AppRootProps) {
   // Effects never run on the server, and the first one runs right after hydration.
   useEffect(() => onHydrated?.(), [onHydrated])

@@ -1,22 +1,16 @@
 /**
  * `<Await>`: one deferred part of a loader's data on screen (docs/guide/deferred-data.md).
- * Its fallback while the part is on its way, `children(value)` once it is there, and
- * `error(failure)` if it failed (the server's digest, already logged and reported
- * there) or never came, in its place alone: the rest of the page stays.
+ * A failed part shows `error(failure)` in its place alone: the rest of the page stays.
  *
  * ```tsx
  * <Await resolve={data.slow} fallback={<p>Counting…</p>} error={(failure) => <p>Not now ({failure.digest})</p>}>
  *   {(slow) => <Stats stats={slow} />}
  * </Await>
  * ```
- *
- * The same as `use(data.slow)` in a component inside `<Suspense>`, with a boundary for
- * the part's failure; without one, a failed part shows the route's error component.
  */
 import { Component, Suspense, use, type ReactNode } from 'react'
 import { isDeferredDataError } from '../../../shared/framework/deferred.js'
 
-/** Why a deferred part is not there: the digest of the server's log line, or what happened on the way. */
 export interface PartFailure {
   readonly digest: string | undefined
   readonly message: string
@@ -26,7 +20,6 @@ export interface AwaitProps<T> {
   readonly resolve: Promise<T>
   readonly fallback: ReactNode
   readonly children: (value: T) => ReactNode
-  /** What shows when the part failed; by default a short notice with the digest. */
   readonly error?: (failure: PartFailure) => ReactNode
 }
 
@@ -54,7 +47,7 @@ function defaultError(failure: PartFailure): ReactNode {
 
 interface BoundaryProps {
   readonly render: (failure: PartFailure) => ReactNode
-  /** The part: another promise (the page loaded again, another query) is another chance. */
+  /** Another promise (the page loaded again, another query) is another chance. */
   readonly part: Promise<unknown>
   readonly children: ReactNode
 }
@@ -64,7 +57,7 @@ interface BoundaryState {
   readonly failedPart?: Promise<unknown> | undefined
 }
 
-/** Catches its part's failure; anything else (a bug in `children`) goes on to the boundary above. */
+/** Anything but its part's failure (a bug in `children`) goes on to the boundary above. */
 class PartBoundary extends Component<BoundaryProps, BoundaryState> {
   override state: BoundaryState = { failure: undefined }
 

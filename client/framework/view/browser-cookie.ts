@@ -1,9 +1,4 @@
-/**
- * A cookie scripts may read (not `httpOnly`), by name, as the server stored it: decoded
- * the way the server's cookie serializer encoded it; the first of that name if there
- * are several (as the server's parser takes it). Browser only: call it in an effect or
- * in a render after the page is interactive, never in the server's render.
- */
+/** Browser only: never call it in the server's render. The first of a name wins, as the server's parser takes it. */
 export function browserCookie(name: string): string | undefined {
   const prefix = `${name}=`
   const raw = document.cookie

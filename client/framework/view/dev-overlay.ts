@@ -1,8 +1,4 @@
-/**
- * `npm run dev` only: shows a failure in Vite's error overlay. Vite's client (loaded
- * only in development) defines the element; without it this does nothing, and
- * production payloads never carry the error anyway.
- */
+/** `npm run dev` only: Vite's client defines the overlay element; without it this does nothing. */
 import type { DevError } from '../../../shared/framework/page-payload.js'
 
 type OverlayElement = new (error: DevError) => HTMLElement
@@ -14,12 +10,7 @@ export function showDevError(error: DevError): void {
   document.body.append(new Overlay(error))
 }
 
-/**
- * A render error an error boundary caught in the browser (a Fast Refresh edit that
- * throws), with the components it happened in, as Next.js shows it: the boundary's
- * screen alone would not say what failed. Vite's client closes the overlay with the
- * next hot update, and React Refresh renders a failed boundary's children again.
- */
+/** As Next.js shows it: the boundary's screen alone would not say what failed. */
 export function showCaughtRenderError(error: unknown, componentStack: string | undefined): void {
   const { message, stack } = error instanceof Error ? error : { message: String(error), stack: undefined }
   const components = componentStack ? `\n\nThe above error occurred in:${componentStack}` : ''

@@ -4,11 +4,7 @@ import type { ErrorPayload } from '../../../shared/framework/page-payload.js'
 import { showDevError } from './dev-overlay.js'
 import type {} from '../browser/import-meta.js' // `import.meta.env`'s type
 
-/**
- * A loader's failure. A fault (from 500 up, with the digest that finds the log line):
- * the fixed text and the digest, never the message. A refusal (below 500, or the
- * framework's own 503 when sessions are unavailable: no digest): its status and message.
- */
+/** A fault (500 up) shows the fixed text and digest, never the message; a refusal its status and message. */
 export function ErrorPage({ error }: { error: ErrorPayload }) {
   useEffect(() => {
     // Only `npm run dev` sends one; in the build the condition is `false` and the overlay's code is left out.
@@ -30,7 +26,6 @@ export function ErrorPage({ error }: { error: ErrorPayload }) {
   )
 }
 
-/** What the root error boundary shows when rendering fails in the browser. */
 export function ClientErrorPage() {
   return (
     <section className="status-page">

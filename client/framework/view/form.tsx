@@ -1,24 +1,9 @@
 /**
  * `<Form route action>`: a form posted to the current page, naming its server action
- * in a hidden `_action` field (docs/architecture.md, "Server actions").
- * - Without JavaScript it is a plain `<form method="post">`: the server answers 303 on
- *   success, or renders the page again (422) with the errors and the submitted values,
- *   which this component reads from the page payload.
- * - With JavaScript it is sent with fetch (same body, `Accept: application/json`):
- *   errors show in place; on success the cached pages the action changed are marked
- *   stale (./submissions.ts) and the app navigates client-side to the action's
- *   redirect, or loads the page on screen again.
- * - An action that declares files is posted as multipart/form-data; with JavaScript
- *   through XMLHttpRequest, so `form.progress` can say how much has been sent.
- * While sending, and until the page shows what the action changed, `form.pending` is
- * true (disable the submit button with it), and a second submit is ignored
- * (`useAction`, ./use-action.tsx, sends any number).
- * The route's declared actions type `action`, the field names of `form.field()` and
- * the file field names of `form.file()`.
- * - An action's secret fields (`secrets` in the route table: a password, a card number)
- *   never come back from the server: `form.field()` gives a secret field's input no
- *   `defaultValue` (its props' type has none), and `form.value()` takes no secret field
- *   (docs/guide/forms-and-actions.md, "Secret fields").
+ * (docs/architecture.md, "Server actions"). Without JavaScript it is a plain post the
+ * server answers with 303 or the page again (422); with it, sent by fetch, errors in
+ * place. Secret fields never come back from the server, so they get no `defaultValue`
+ * (docs/guide/forms-and-actions.md, "Secret fields").
  */
 import { useContext, useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
@@ -44,17 +29,16 @@ export interface FieldProps<Field extends string> {
   readonly 'aria-describedby'?: string
 }
 
-/** Props for a secret field's input: its value never comes back with a refused form, so it has no `defaultValue`. */
+/** A secret field's value never comes back with a refused form, so it has no `defaultValue`. */
 export type SecretFieldProps<Field extends string> = Omit<FieldProps<Field>, 'defaultValue'>
 
-/** Props for a file input: a file input keeps no value across a refusal, so it has no `defaultValue`. */
+/** A file input keeps no value across a refusal, so it has no `defaultValue`. */
 export interface FileInputProps<Field extends string> extends Omit<FieldProps<Field>, 'defaultValue'> {
   readonly type: 'file'
-  /** The field's declared types, so the browser's picker offers those. */
   readonly accept: string
 }
 
-/** Props for a hidden input: what it posts is given, never what a refusal sent back. */
+/** What a hidden input posts is given, never what a refusal sent back. */
 export interface HiddenInputProps<Field extends string> {
   readonly type: 'hidden'
   readonly name: Field
@@ -62,31 +46,20 @@ export interface HiddenInputProps<Field extends string> {
 }
 
 export interface FormApi<Field extends string, FileField extends string = never, SecretField extends string = never> {
-  /**
-   * Props for the input of `name`: its name, id, last submitted value and error wiring;
-   * for a secret field, the same without the value (none comes back).
-   */
   field<F extends Field>(name: F): F extends SecretField ? SecretFieldProps<F> : FieldProps<F>
-  /** The value last submitted in `name`, if a refused submission sent it back (never a secret field's: none comes back). */
   value(name: Exclude<Field, SecretField>): string | undefined
-  /**
-   * Props for a hidden input that posts `value` as `name` (a row's id, a return path):
-   * `<input {...form.hidden('id', row.id)} />`, its name checked like a field's.
-   */
+  /** `<input {...form.hidden('id', row.id)} />`, its name checked like a field's. */
   hidden<F extends Field>(name: F, value: string): HiddenInputProps<F>
-  /** Props for the file input of `name`: its name, id, type, accepted types and error wiring. */
   file(name: FileField): FileInputProps<FileField>
-  /** The error message of `name`, if the last submission was refused because of it. */
   error(name: Field | FileField): ReactNode
-  /** A message about the form as a whole (refused, or could not be sent). */
   readonly formError: string | undefined
-  /** True while the form is being sent. */
+  /** Until the page shows what the action changed (disable the submit button with it); a second submit meanwhile is ignored. */
   readonly pending: boolean
-  /** While a form with files is being sent by JavaScript: the percentage sent so far, once the browser says. */
+  /** A form with files sent by JavaScript: the percentage sent, once the browser says. */
   readonly progress: number | undefined
 }
 
-/** What a form posts to: a route, or a layout (its form works on every page in it). */
+/** A layout's form works on every page in it. */
 export type ActionOwnerDef = {
   readonly actions?: ActionsDecl | undefined
   readonly files?: FilesDecl | undefined
@@ -111,17 +84,12 @@ export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route,
   )
 }
 
-/** The submissions of one action from one form or hook. */
 export function useSubmissions(action: string, concurrent: boolean): Submissions {
   const [submissions] = useState(() => createSubmissions(action, concurrent))
   return submissions
 }
 
-/**
- * What `submissions` shows: until this form sends something, the refusal the page on
- * screen was rendered with (posted without JavaScript). Read from the page, not copied:
- * a form in a layout stays while the pages change, and the refusal goes with its page.
- */
+/** Until this form sends, the refusal the page was rendered with, read from the page: a layout's form outlives its pages. */
 export function useSubmissionsSnapshot(submissions: Submissions): SubmissionsSnapshot {
   const fromServer = useContext(ActionStateContext)
   const snapshot = useSyncExternalStore(submissions.subscribe, submissions.getSnapshot, submissions.getSnapshot)
@@ -129,7 +97,6 @@ export function useSubmissionsSnapshot(submissions: Submissions): SubmissionsSna
   return { ...snapshot, state: fromServer }
 }
 
-/** A `<Form>`'s element, sending through `submissions` (its own, or a `useAction`'s). */
 export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
   route,
   action,
@@ -186,7 +153,6 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
   )
 }
 
-/** What `children` gets: each field's props and error wired to the last refusal's state. */
 function formApi<Field extends string, FileField extends string, SecretField extends string>(
   id: string,
   state: ActionState | undefined,
@@ -198,7 +164,7 @@ function formApi<Field extends string, FileField extends string, SecretField ext
   const errors = state?.fieldErrors ?? {}
   const errorId = (name: string) => `${id}-${name}-error`
   const errorWiring = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {})
-  // The server sends no secret field's value back; should a state ever hold one, it is not shown either.
+  // Should a state ever hold a secret field's value, it is not shown either.
   const value = (name: string) => (secrets.includes(name) ? undefined : state?.values[name])
   return {
     field: <F extends Field>(name: F) => {

@@ -1,42 +1,20 @@
 import { Suspense, type ReactNode } from 'react'
 
-/**
- * Items per group: about 5,000 pieces of HTML for a row of four cells, well under the
- * 16,384 where V8 moves an array to its large-object space. A row of more than about a
- * dozen cells, or deeply nested, wants a smaller `groupSize`.
- */
+/** About 5,000 pieces of HTML for a row of four cells, well under V8's 16,384 large-object threshold. */
 export const LONG_LIST_GROUP_SIZE = 250
 
 export interface LongListProps<Item> {
   readonly items: readonly Item[]
-  /** One item's element, with its key, as in `items.map(...)` (called with the item only). */
   readonly children: (item: Item) => ReactNode
   readonly groupSize?: number
 }
 
 /**
- * A list of any length whose server render costs the same per item at 20 items or at
- * 20,000: the items go in groups, each in its own Suspense boundary (nothing suspends;
- * a boundary is only where React's server renderer starts a new segment).
- *
- * Why: React's server renderer keeps a segment's HTML as one array of pieces (about
- * twenty per table row) until the segment is written out. Past 16,384 pieces the array
- * no longer fits V8's ordinary heap pages and moves to its large-object space, where
- * every growth maps and faults in fresh memory: rendering a 2,000-row table cost a third
- * more per row than a 200-row one (docs/performance.md). A segment per group keeps every
- * array small.
- *
- * In the browser, React hydrates a server-rendered boundary after the page's first
- * commit, at idle priority, or at once if someone interacts inside it: a long list does
- * not hold up the rest of the page becoming interactive. Rendered whole (the default),
- * the elements are the same with or without the groups (a boundary leaves only two HTML
- * comments), so selectors such as `tbody > tr` still match; on a route with
- * `stream: true`, React may send a large group after the shell, shown by an inline
- * script as it arrives.
- *
- * Keys are compared within a group: an item that moves to another group (one inserted
- * before it, a new sort order) is mounted afresh there, its state and focus lost, as
- * an element moved to another parent would be.
+ * A list whose server render costs the same per item at 20 items or 20,000: groups, each
+ * its own Suspense boundary, where React's server renderer starts a new segment. A segment
+ * past 16,384 pieces moves to V8's large-object space, where a 2,000-row table cost a
+ * third more per row (docs/performance.md). Keys compare within a group: an item moved to
+ * another group is mounted afresh. A boundary leaves only two HTML comments, so `tbody > tr` still matches.
  */
 export function LongList<Item>({ items, children, groupSize = LONG_LIST_GROUP_SIZE }: LongListProps<Item>): ReactNode {
   if (!(Number.isInteger(groupSize) && groupSize > 0)) throw new RangeError(`LongList: groupSize must be a positive integer, not ${groupSize}`)

@@ -1,8 +1,4 @@
-/**
- * A page's `<head>`: its title, and the entries its module declares (shared/framework/head.ts).
- * The server writes both into the document; after a client navigation the page host
- * sets the title and replaces the previous page's head tags (`applyHeadTags`).
- */
+/** A page's `<head>`: its title, and the entries its module declares (shared/framework/head.ts). */
 import { REFUSAL_TEXT } from '../../../shared/framework/error-texts.js'
 import { HEAD_MARKER, headTags, mergeHeadEntries, type HeadEntries, type HeadTag } from '../../../shared/framework/head.js'
 import type { ReadyPage } from './page-source.js'
@@ -11,11 +7,7 @@ import { framesOf, type LayoutSet } from './screen.js'
 export const NOT_FOUND_TITLE = 'Page not found'
 export const ERROR_TITLE = 'Application error'
 
-/**
- * The document title of a page; the server writes it into `<title>`, the client follows
- * it. A refusal below 500 (a form post's 413, a loader's `HttpError` 403) says what it
- * is, as its page does; a server failure says no more than that it failed.
- */
+/** A refusal below 500 says what it is, as its page does; a server failure says no more than that it failed. */
 export function titleOf(page: ReadyPage): string {
   const { payload, module } = page
   if (payload.kind === 'page' && module) return module.title(payload.data as never, payload.params as never)
@@ -24,11 +16,7 @@ export function titleOf(page: ReadyPage): string {
   return ERROR_TITLE
 }
 
-/**
- * The head tags of a page: its layouts' entries, the root's first, then the page's own,
- * each entry replacing the same one from further out. Not-found and error pages keep
- * their layouts' entries and ask search engines not to index them.
- */
+/** Each entry replaces the same one from further out; not-found and error pages are not indexed. */
 export function headTagsOf(page: ReadyPage, layouts: LayoutSet | null): HeadTag[] {
   const { payload, module } = page
   const entries: HeadEntries[] = []
@@ -40,10 +28,7 @@ export function headTagsOf(page: ReadyPage, layouts: LayoutSet | null): HeadTag[
   return headTags(mergeHeadEntries(entries))
 }
 
-/**
- * Browser only: replaces the head tags of the page before with these. Tags already
- * there as they should be (the server's, at hydration) are left alone.
- */
+/** Tags already there as they should be (the server's, at hydration) are left alone. */
 export function applyHeadTags(tags: readonly HeadTag[]): void {
   const wanted = tags.map(({ tag, attributes }) => {
     const element = document.createElement(tag)

@@ -6,11 +6,7 @@ import { PageSourceContext, type ReadyPage } from './page-source.js'
 import { applyHeadTags, ERROR_TITLE, headTagsOf, titleOf } from './page-head.js'
 import { LayoutsContext, Screen } from './screen.js'
 
-/**
- * Renders the page of the current location from the page source, in its layouts. A location the
- * source does not hold yet (back/forward to a page never loaded, or dropped from the
- * cache) keeps the previous page on screen while the source fetches it.
- */
+/** A location the source does not hold yet keeps the previous page on screen while it is fetched. */
 export function PageHost() {
   const source = useContext(PageSourceContext)
   const engine = useContext(NavigationContext)
@@ -28,7 +24,7 @@ export function PageHost() {
     if (!page) source.request(key)
   }, [page, key, source])
 
-  // The page on screen before this one is left (a page for once is then forgotten).
+  // A page for once is forgotten once left.
   const previous = useRef(shown)
   useEffect(() => {
     const before = previous.current
@@ -43,9 +39,8 @@ export function PageHost() {
       document.title = titleOf(shown.page)
       applyHeadTags(headTagsOf(shown.page, layouts))
     } catch (error) {
-      // A page's `title()` or `head()` that throws (data it did not expect) must not take
-      // the whole app down, as an error thrown here would: the page still shows (or its
-      // boundary does), under the error title, and the error is reported like any other.
+      // A throwing `title()` or `head()` must not take the whole app down: the page
+      // still shows, under the error title, and the error is reported.
       document.title = ERROR_TITLE
       applyHeadTags([])
       reportError(error)
@@ -53,17 +48,13 @@ export function PageHost() {
     engine?.pageShown(shown.key, document.title, shown.page.payload.kind)
   }, [shown, engine, layouts])
 
-  // Boundaries reset when the page on screen changes (not the URL: on back/forward the
-  // previous page stays until the next one has loaded).
+  // Keyed by the page on screen, not the URL: on back/forward the previous page stays until the next has loaded.
   return shown ? <Screen page={shown.page} resetKey={shown.key} /> : null
 }
 
 /**
- * The key of the current location, from the router's raw location: wouter's own
- * `useLocation` and `useSearch` decode it (`%25` becomes `%`), which loses what the
- * key needs to tell `/100%25` from `/100%`. On the server the raw location is the
- * canonical one the server rendered (`ssrPath`, `ssrSearch`); in the browser it is
- * `location.pathname` and `location.search`; both give the same key.
+ * From the router's raw location: wouter's `useLocation` and `useSearch` decode it,
+ * which cannot tell `/100%25` from `/100%`.
  */
 export function useLocationKey(): string {
   const router = useRouter()

@@ -1,10 +1,6 @@
-/**
- * Sends a form for `<Form>` and reads its JSON answer. A form with files goes as
- * multipart FormData through XMLHttpRequest, the one browser API that reports upload
- * progress (fetch does not); a form without them goes as urlencoded text by fetch.
- */
+/** Files go through XMLHttpRequest, the one browser API that reports upload progress. */
 
-/** How far an upload has come, 0 to 1. */
+/** 0 to 1. */
 export type UploadProgress = (sent: number) => void
 
 const JSON_ONLY = { accept: 'application/json' } as const

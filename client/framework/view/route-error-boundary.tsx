@@ -5,27 +5,20 @@ import { ClientErrorPage, ErrorPage } from './error-page.js'
 
 interface Props {
   readonly children: ReactNode
-  /** The location on screen: moving to another one gives what failed a new chance. */
+  /** Moving to another location gives what failed a new chance. */
   readonly resetKey: string
-  /** What to show instead: the nearest error component declared; none: the app's own error page. */
+  /** None: the app's own error page. */
   readonly Fallback: ErrorComponent | undefined
 }
 
 interface State {
   readonly failed: boolean
-  /** What failed, as the error component is told: a render, or a deferred part of the data (its digest). */
   readonly failure?: RouteFailure
-  /** Where the failure happened (known once React reported it). */
+  /** Known once React reported it. */
   readonly failedAt?: string | undefined
 }
 
-/**
- * Catches a render or lifecycle error in what it wraps (a page, or a layout and what
- * is inside it), so the user sees a message there instead of a blank screen: the
- * layouts around it keep working, and a navigation to another location renders it
- * again. React logs the error to the console itself (hydrateRoot's `onCaughtError`);
- * monitoring hooks in there too.
- */
+/** React logs the error itself (hydrateRoot's `onCaughtError`), where monitoring hooks in too. */
 export class RouteErrorBoundary extends Component<Props, State> {
   override state: State = { failed: false }
 
@@ -52,7 +45,7 @@ export class RouteErrorBoundary extends Component<Props, State> {
   }
 }
 
-/** A deferred part that failed is the loader's failure, late: its digest finds the server's log line. */
+/** A failed deferred part is the loader's failure, late: its digest finds the server's log line. */
 function failureOf(error: unknown): RouteFailure {
   if (!isDeferredDataError(error)) return { kind: 'render' }
   return error.digest !== undefined ? { kind: 'loader', status: 500, digest: error.digest } : { kind: 'loader', status: 500, message: error.message }

@@ -1,11 +1,7 @@
 /**
- * What the page host puts on screen for one page: the layouts around it, each one's
- * error boundary, `<main>`, and the page, or the not-found or error screen in the
- * nearest layout that did not fail (docs/architecture.md, "Layouts").
- *
- * Every level of the tree has the same element types whatever the page, so React keeps
- * a layout mounted (its state, a half-typed filter) across a navigation between two
- * pages in it; a page in another layout replaces only what differs.
+ * The layouts around a page, their error boundaries, `<main>` and the page
+ * (docs/architecture.md, "Layouts"). Every level has the same element types whatever
+ * the page, so React keeps a layout mounted (its state) across a navigation inside it.
  */
 import { createContext, useContext, useEffect, type ReactNode } from 'react'
 import { MAIN_ELEMENT_ID } from '../../../shared/framework/constants.js'
@@ -21,7 +17,6 @@ import { NotFoundPage } from './not-found-page.js'
 import type { ReadyPage } from './page-source.js'
 import { RouteErrorBoundary } from './route-error-boundary.js'
 
-/** The application's layouts: the table's chains and each layout's client module. */
 export interface LayoutSet {
   readonly router: Pick<Router<any, any>, 'layoutsOf' | 'routes'>
   readonly modules: AnyLayoutModules
@@ -29,16 +24,12 @@ export interface LayoutSet {
 
 export const LayoutsContext = createContext<LayoutSet | null>(null)
 
-/** One layout on screen, with its module. */
 export interface Frame {
   readonly layout: AnyLayout
   readonly module: LayoutModule
 }
 
-/**
- * The layouts a screen is rendered in, the root first: all of its route's, or, when a
- * layout's loader failed, those above it.
- */
+/** The root first; when a layout's loader failed, only those above it. */
 export function framesOf(payload: ScreenPayload, layouts: LayoutSet | null): Frame[] {
   if (!layouts) return []
   const frames: Frame[] = []
@@ -51,7 +42,6 @@ export function framesOf(payload: ScreenPayload, layouts: LayoutSet | null): Fra
   return frames
 }
 
-/** The nearest boundary component, searching from the innermost owner out. */
 function nearest<K extends keyof Boundaries>(owners: ReadonlyArray<Boundaries | undefined>, kind: K): Boundaries[K] {
   for (let i = owners.length - 1; i >= 0; i--) {
     const found = owners[i]?.[kind]
@@ -71,8 +61,7 @@ export function Screen({ page, resetKey }: { readonly page: ReadyPage; readonly 
       <Content page={page} owners={[...layouts, routeModule]} />
     </RouteErrorBoundary>
   )
-  // Inside out: each layout gets its data and, around what is inside it, the boundary
-  // of the layouts above it; the root's children go into `<main>`.
+  // Inside out: each layout's boundary comes from the layouts above it.
   for (let i = frames.length - 1; i >= 0; i--) {
     const { layout, module } = frames[i]!
     const inner = i === 0 ? <Main>{content}</Main> : content
@@ -82,8 +71,7 @@ export function Screen({ page, resetKey }: { readonly page: ReadyPage; readonly 
       </RouteErrorBoundary>
     )
   }
-  // A refused form's state (no JavaScript: the page again, with errors) reaches every
-  // level: a layout's form shows its errors as a page's does.
+  // A refused form's state reaches every level: a layout's form shows its errors as a page's does.
   const { payload } = page
   return (
     <PageMatchContext.Provider value={payload}>
@@ -102,16 +90,14 @@ function Main({ children }: { readonly children: ReactNode }) {
   )
 }
 
-/** The page, or the not-found or error screen from the nearest owner that declares one. */
 function Content({ page, owners }: { readonly page: ReadyPage; readonly owners: ReadonlyArray<Boundaries | undefined> }) {
   const { payload, module } = page
   switch (payload.kind) {
     case 'page': {
       if (!module) throw new Error(`Page module of route "${payload.routeId}" is not loaded`)
       const { Component } = module as PageModule
-      // Another value of the route's params is another page: its state starts afresh (a
-      // counter on one item list is not the next list's), as Next.js remounts a page whose
-      // dynamic segment changed. The query is the same page's: its state stays.
+      // Another params value is another page: its state starts afresh, as Next.js
+      // remounts on a dynamic segment change. The query is the same page's.
       return <Component key={JSON.stringify(payload.params)} data={payload.data as never} params={payload.params as never} />
     }
     case 'not-found': {
@@ -135,7 +121,7 @@ function Content({ page, owners }: { readonly page: ReadyPage; readonly owners: 
 /** `npm run dev`: a loader's real error in Vite's overlay, whichever component shows the failure. */
 function DevErrorOverlay({ error }: { readonly error: ErrorPayload }) {
   useEffect(() => {
-    // Only `npm run dev` sends one; in the build the condition is `false` and the overlay's code is left out.
+    // In the build the condition is `false` and the overlay's code is left out.
     if (import.meta.env.DEV && error.devError) showDevError(error.devError)
   }, [error])
   return null
