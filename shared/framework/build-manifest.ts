@@ -1,23 +1,16 @@
-/**
- * What the client build (scripts/build.ts) tells the server: the build id and, for the
- * entry and every route, the hashed files to preload. URLs are absolute paths.
- */
+/** What the client build (scripts/build.ts) tells the server. URLs are absolute paths. */
 export interface BuildManifest {
   /** A hash of every output file: the same sources give the same id on every instance. */
   readonly buildId: string
   readonly entry: ChunkFiles
   readonly css: readonly string[]
   readonly routes: Readonly<Record<string, ChunkFiles>>
-  /**
-   * `npm run dev` only: module scripts every document runs before the entry (Vite's
-   * client and React Refresh's preamble). Production builds have none.
-   */
+  /** `npm run dev` only: Vite's client and React Refresh's preamble, run before the entry. */
   readonly devScripts?: readonly string[]
 }
 
 export interface ChunkFiles {
-  /** The chunk itself. */
   readonly file: string
-  /** Chunks it imports statically, which the browser would otherwise discover late. */
+  /** Preloaded: the browser would otherwise discover them late. */
   readonly imports: readonly string[]
 }

@@ -1,10 +1,6 @@
 /**
- * A short, stable fingerprint of an unexpected error: the same bug gives the same
- * digest, so the digest a user reads off the error page finds the log line and the
- * monitoring event. It hashes the error's name, message (without a system error's
- * paths) and the top of its stack with
- * line and column numbers dropped, so one build's and the next build's reports of one
- * bug still agree when unrelated code above it moves.
+ * A stable fingerprint of an unexpected error, so the digest a user reads finds the log
+ * line. Line and column numbers are dropped, so two builds still agree when unrelated code moves.
  */
 
 const STACK_FRAMES = 5
@@ -24,18 +20,14 @@ function fingerprint(error: unknown): string {
   return [error.name, describe(error), ...frames].join('\n')
 }
 
-/**
- * What the error says, without what changes between two occurrences of one bug: a
- * system error's message names the paths it failed on (`ENOENT: no such file or
- * directory, open '/tmp/upload-<uuid>'`), which it also carries as `path` and `dest`.
- */
+/** A system error's message names the paths it failed on (`/tmp/upload-<uuid>`), which change between occurrences. */
 function describe(error: Error & { path?: unknown; dest?: unknown }): string {
   let message = error.message
   for (const named of [error.path, error.dest]) if (typeof named === 'string' && named !== '') message = message.split(named).join('<path>')
   return message
 }
 
-/** cyrb53: a fast 53-bit string hash, plenty for telling bugs apart. */
+/** cyrb53: a fast 53-bit hash, plenty for telling bugs apart. */
 function hash53(text: string): number {
   let h1 = 0xdeadbeef
   let h2 = 0x41c6ce57
@@ -49,7 +41,7 @@ function hash53(text: string): number {
   return 4294967296 * (2097151 & h2) + (h1 >>> 0)
 }
 
-/** The digest of an error: up to 11 base-36 characters, e.g. `"2kx9f0q1ab3"`. */
+/** Up to 11 base-36 characters. */
 export function digestOf(error: unknown): string {
   return hash53(fingerprint(error)).toString(36)
 }

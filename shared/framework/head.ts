@@ -1,19 +1,14 @@
 /**
- * What a page puts into the document's `<head>` besides its title: a description, a
- * canonical URL, robots rules and Open Graph entries. One list of tags for both sides:
- * the server writes them (escaped) into the HTML, the browser replaces the previous
- * page's with them after a client navigation, never adding to them. Every such tag
- * carries `data-head`, so the browser knows which tags are the page's.
+ * What a page puts into `<head>` besides its title. The browser replaces the previous
+ * page's tags after a navigation, never adding to them; `data-head` tells it which are the page's.
  */
 
 export interface HeadEntries {
-  /** `<meta name="description">`: what search results and link previews show. */
+  /** What search results and link previews show. */
   readonly description?: string
-  /** `<link rel="canonical">`: the one URL of this page (a path on this site, or absolute). */
+  /** A path on this site, or absolute. */
   readonly canonical?: string
-  /** `<meta name="robots">`: `noindex`, `nofollow`, ... */
   readonly robots?: string
-  /** `<meta property="og:...">` for link previews. */
   readonly openGraph?: {
     readonly title?: string
     readonly description?: string
@@ -23,19 +18,15 @@ export interface HeadEntries {
   }
 }
 
-/** One tag of the head: its element and attributes, in the order they are written. */
+/** Attributes in the order they are written. */
 export interface HeadTag {
   readonly tag: 'meta' | 'link'
   readonly attributes: Readonly<Record<string, string>>
 }
 
-/** The attribute every page-owned head tag carries. */
 export const HEAD_MARKER = 'data-head'
 
-/**
- * Entries from further out first (the root layout's), nearer ones replacing theirs key
- * by key (Open Graph's too). An entry given as `undefined` removes the one from further out.
- */
+/** Nearer entries replace further-out ones key by key (Open Graph's too); `undefined` removes one. */
 export function mergeHeadEntries(list: readonly HeadEntries[]): HeadEntries {
   const merged: Record<string, unknown> = {}
   for (const entries of list) {

@@ -1,8 +1,4 @@
-/**
- * The framework's door on the shared side: what product code (shared/routes.ts, pages,
- * layouts, loaders, actions) may import. Everything else in shared/framework/ is the
- * framework's own.
- */
+/** What product code may import from shared/framework; everything else is the framework's own. */
 export { createRouter, guarded, layout, route } from './route-table.js'
 export { returnPath, RETURN_PARAM } from './return-path.js'
 export * as searchParam from './search-param.js'

@@ -1,11 +1,7 @@
 /**
- * The layout table's rules the types cannot see, checked by the server when the app is
- * built (server/framework/app.ts): layout ids, one root, every layout in the table, no static
- * page or layout inside a dynamic one, no guard on a static one, one action name once
- * around a page; and, for the routes and layouts alike, every secret field one of its
- * action's fields (a misspelled one would be sent back). A table that breaks one throws
- * with a message naming the culprit. (Not in the router
- * itself: the browser's bundle does not need the messages.)
+ * The layout table's rules the types cannot see, checked by the server at start-up
+ * (server/framework/app.ts), not in the router: the browser's bundle does not need the messages.
+ * A misspelled secret field would be sent back, so each must be one of its action's fields.
  */
 import type { ActionsDecl, AnyLayout, AnyRoute, LayoutTable, Router, SecretsDecl } from './route-table.js'
 
@@ -19,7 +15,6 @@ export function checkLayoutRules(router: Pick<Router<any, any>, 'routes' | 'layo
   for (const [id, layout] of Object.entries(layouts as LayoutTable)) checkSecrets(`Layout "${id}"`, layout)
 }
 
-/** Each secret field names an action of its owner and one of that action's fields. */
 function checkSecrets(owner: string, { actions = {}, secrets = {} }: { readonly actions?: ActionsDecl; readonly secrets?: SecretsDecl }): void {
   for (const [action, fields] of Object.entries(secrets)) {
     if (!Object.hasOwn(actions, action)) throw new Error(`${owner} declares secret fields for "${action}", which is not one of its actions`)
@@ -29,7 +24,7 @@ function checkSecrets(owner: string, { actions = {}, secrets = {} }: { readonly 
   }
 }
 
-/** Checks the layout table; returns its root (undefined for an application without layouts). */
+/** Returns the root (undefined for an application without layouts). */
 function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
   const all = Object.entries(layouts)
   if (all.length === 0) return undefined
@@ -51,7 +46,6 @@ function checkLayouts(layouts: LayoutTable): AnyLayout | undefined {
   return layouts[roots[0]!]
 }
 
-/** The layouts around a route (the router's chain, the root first), checked against the table, the route's mode and actions. */
 function checkRouteChain(id: string, route: AnyRoute, chain: readonly AnyLayout[], layouts: LayoutTable, root: AnyLayout | undefined): void {
   // With or without a layout table: the first visitor the guard let through would fill the static cache for everyone.
   if (route.mode === 'static' && route.guard) {

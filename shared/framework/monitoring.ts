@@ -1,26 +1,20 @@
 /**
- * The monitoring tunnel's URL rules (docs/architecture.md, "Monitoring"): how a DSN
- * is read, and the tunnel URL the browser is given for it (`tunnelPathFor`). The
- * server forwards a tunnel request only when its query is exactly what `tunnelPathFor`
- * gives for an allowed DSN and the envelope names that same DSN
- * (server/framework/monitoring/tunnel-request.ts).
- *
- * `o` is the organisation id from a sentry.io ingest host (`o123.ingest.sentry.io`),
- * `r` its region (`o123.ingest.de.sentry.io` -> `de`), `p` the project id. A
- * self-hosted DSN (`https://key@sentry.example.com/5`) has no organisation in its
- * host: its tunnel says `o=0`, and the envelope's DSN tells which allowed host it is.
+ * The monitoring tunnel's URL rules (docs/architecture.md, "Monitoring"): the server
+ * forwards only a query that `tunnelPathFor` gives for an allowed DSN. A self-hosted
+ * DSN has no organisation in its host: its tunnel says `o=0`, and the envelope's DSN
+ * tells which allowed host it is.
  */
 
 export const TUNNEL_PATH = '/monitoring'
 
 export interface ParsedDsn {
-  /** The DSN as configured, which is also how envelopes name it. */
+  /** Also how envelopes name it. */
   readonly dsn: string
   readonly protocol: 'http' | 'https'
   readonly publicKey: string
-  /** Host and port, as in a URL: `o1.ingest.sentry.io`, `127.0.0.1:9000`. */
+  /** `o1.ingest.sentry.io`, `127.0.0.1:9000`. */
   readonly host: string
-  /** A path before the project id on self-hosted installs (`/sentry`), else ''. */
+  /** Self-hosted installs may put a path before the project id (`/sentry`). */
   readonly pathPrefix: string
   readonly projectId: string
   readonly orgId: string
@@ -30,7 +24,6 @@ export interface ParsedDsn {
 const DSN = /^(https?):\/\/([A-Za-z0-9]+)(?::[A-Za-z0-9]*)?@(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::(\d{1,5}))?((?:\/[A-Za-z0-9._~-]+)*)\/(\d+)\/?$/
 const SENTRY_IO_HOST = /^o(\d+)\.ingest(?:\.([a-z]{2}))?\.sentry\.io$/
 
-/** Parses a DSN strictly; undefined for anything that is not one. */
 export function parseDsn(dsn: string): ParsedDsn | undefined {
   const match = DSN.exec(dsn.trim())
   if (!match) return undefined
@@ -48,18 +41,18 @@ export function parseDsn(dsn: string): ParsedDsn | undefined {
   }
 }
 
-/** The same-origin tunnel URL of a DSN: `/monitoring?o=123&p=456` (`&r=de` in a region). */
+/** `/monitoring?o=123&p=456` (`&r=de` in a region). */
 export function tunnelPathFor(dsn: ParsedDsn): string {
   return `${TUNNEL_PATH}?o=${dsn.orgId}&p=${dsn.projectId}${dsn.region ? `&r=${dsn.region}` : ''}`
 }
 
-/** Where Sentry takes a DSN's envelopes. `upstream` replaces scheme, host and port (tests, relays). */
+/** `upstream` replaces scheme, host and port (tests, relays). */
 export function ingestUrlFor(dsn: ParsedDsn, upstream?: string): string {
   const origin = upstream ? upstream.replace(/\/+$/, '') : `${dsn.protocol}://${dsn.host}`
   return `${origin}${dsn.pathPrefix}/api/${dsn.projectId}/envelope/`
 }
 
-/** What the page tells the browser SDK (part of the document). Nothing else leaves the server. */
+/** Part of the document: nothing else leaves the server. */
 export interface BrowserMonitoringConfig {
   readonly dsn: string
   readonly tunnel: string

@@ -1,18 +1,11 @@
-/**
- * Which actions a page takes: its route's and those of the layouts around it
- * (docs/architecture.md, "Server actions", "Layouts"). Only the server asks, so this
- * stays out of the router (and of the browser's bundle).
- */
+/** Which actions a page takes (docs/architecture.md, "Server actions"). Only the server asks, so this stays out of the browser's bundle. */
 import type { ActionsDecl, Router, SecretsDecl } from './route-table.js'
 
-/** Where an action is declared: on the page's route, or on one of the layouts around it. */
 export interface ActionOwner {
   readonly kind: 'route' | 'layout'
-  /** The route's or the layout's id. */
   readonly id: string
-  /** The fields its form posts. */
   readonly fields: readonly string[]
-  /** Those of its fields that are secret: their values are never sent back. */
+  /** Their values are never sent back. */
   readonly secrets: readonly string[]
 }
 
@@ -22,16 +15,12 @@ function hasActions(owner: { readonly actions?: ActionsDecl | undefined }): bool
   return Object.keys(owner.actions ?? {}).length > 0
 }
 
-/** The secret fields of `owner`'s action `name` (own properties only). */
+/** Own properties only. */
 function secretsOf(owner: { readonly secrets?: SecretsDecl | undefined }, name: string): readonly string[] {
   return owner.secrets && Object.hasOwn(owner.secrets, name) ? (owner.secrets[name] ?? []) : []
 }
 
-/**
- * The action `name` a form posts to a page (`routeId` undefined: a path no route
- * matches, which is in the root layout), from its route or its layouts; undefined when
- * none declares it.
- */
+/** `routeId` undefined: a path no route matches, which is in the root layout. */
 export function actionOwner(router: AnyRouter, routeId: string | undefined, name: string): ActionOwner | undefined {
   const route = routeId !== undefined ? router.routes[routeId] : undefined
   if (route?.actions && Object.hasOwn(route.actions, name)) {
@@ -45,7 +34,7 @@ export function actionOwner(router: AnyRouter, routeId: string | undefined, name
   return undefined
 }
 
-/** The methods a page answers (its `Allow` header): POST only when it or a layout around it has actions. */
+/** The `Allow` header: POST only when the page or a layout around it has actions. */
 export function allowedMethods(router: AnyRouter, routeId: string | undefined): string {
   const route = routeId !== undefined ? router.routes[routeId] : undefined
   const posts = (route && hasActions(route)) || router.layoutsOf(routeId).some(hasActions)

@@ -1,8 +1,4 @@
-/**
- * A route's pattern as the router matches it: `/items/:id` compiled once to a RegExp
- * and its param names, and a matched param decoded (shared/framework/route-table.ts
- * says how patterns and params work).
- */
+/** A route's pattern compiled once to a RegExp and its param names. */
 import type { AnyRoute } from './route-table.js'
 
 export interface CompiledRoute {

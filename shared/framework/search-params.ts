@@ -1,57 +1,41 @@
 /**
- * Typed search params (docs/guide/adding-a-page.md, "Query parameters"): a route declares
- * the query it reads, `search: { q: searchParam.text(), page: searchParam.int({ default: 1, min: 1 }) }`
- * (the builders are in ./search-param.ts);
- * its loaders receive them parsed (`search.page` is a number), `href()` takes them typed
- * and writes them, leaving out a value equal to its default.
- *
- * Missing: the default, or undefined without one. Given but not what the route takes
- * (`?page=abc`, `?page=0` below its minimum, a value given twice): the route answers
- * 400, its message naming the parameter and what it takes, as a form's field would be
- * refused. A parameter the route does not declare is ignored (`utm_source`).
+ * Typed search params (docs/guide/adding-a-page.md, "Query parameters"). A value the
+ * route does not take (`?page=abc`, below its minimum, given twice) is a 400 naming the
+ * parameter, as a form's field would be refused; an undeclared one (`utm_source`) is ignored.
  */
 
-/** One declared parameter: how to read and write it, and its default if any. */
 export interface SearchParamDecl<T, HasDefault extends boolean = boolean> {
-  /**
-   * What it takes, as data (the browser needs only `href()`'s `String(value)`; reading
-   * a value is the server's, below): any text up to `maxLength`, a whole number between
-   * `min` and `max`, or one of `values`.
-   */
+  /** As data: the browser needs only `href()`'s `String(value)`; parsing is the server's. */
   readonly kind: 'text' | 'int' | 'oneOf'
   readonly maxLength?: number
   readonly min?: number
   readonly max?: number
   readonly values?: readonly string[]
   readonly default?: T
-  /** Phantom: whether it has a default (then the loader always gets a value). */
+  /** Phantom: with a default, the loader always gets a value. */
   readonly __hasDefault?: HasDefault
 }
 
 export type SearchDecl = { readonly [name: string]: SearchParamDecl<any> }
 
-/** What a loader receives: each declared parameter parsed, undefined when missing and without a default. */
+/** Undefined when missing and without a default. */
 export type SearchValues<D> = {
   readonly [K in keyof D]: D[K] extends SearchParamDecl<infer T, infer HasDefault> ? (HasDefault extends true ? T : T | undefined) : never
 }
 
-/** What `href()` takes: any of the declared parameters (nothing for a route that declares none). */
 export type SearchInput<D> = [keyof D] extends [never]
   ? Readonly<Record<string, never>>
   : { readonly [K in keyof D]?: D[K] extends SearchParamDecl<infer T, any> ? T : never }
 
-/** The query parameters a route declares (`{}` for one without). */
 export type SearchOf<R> = R extends { readonly search?: infer S } ? (S extends SearchDecl ? S : {}) : {}
 
-/** The query parameters a route declares, at run time (`route()` keeps them; `SearchOf` carries their type). */
+/** `route()` keeps them; `SearchOf` carries their type. */
 export function searchDeclOf(route: object): SearchDecl | undefined {
   return (route as { readonly search?: SearchDecl }).search
 }
 
-/** A declaration with a default always gives a value; one without may give undefined. */
 export type WithDefault<T, O> = O extends { readonly default: T } ? SearchParamDecl<T, true> : SearchParamDecl<T, false>
 
-/** Why a query does not fit its route's declaration, in words for the 400. */
 export class SearchParamError extends Error {
   constructor(message: string) {
     super(message)
@@ -59,7 +43,7 @@ export class SearchParamError extends Error {
   }
 }
 
-/** The declared parameters of a query, parsed; throws `SearchParamError` for a value the route does not take. */
+/** Throws `SearchParamError` for a value the route does not take. */
 export function parseSearch(decl: SearchDecl | undefined, query: URLSearchParams): Record<string, unknown> {
   const values: Record<string, unknown> = {}
   if (!decl) return values
@@ -79,7 +63,6 @@ export function parseSearch(decl: SearchDecl | undefined, query: URLSearchParams
 
 const MAX_LENGTH = 2000
 
-/** The value of `raw` for `param`, or undefined when it is not one `param` takes. */
 function parseParam(param: SearchParamDecl<unknown>, raw: string): unknown {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = param
   switch (param.kind) {
@@ -94,7 +77,7 @@ function parseParam(param: SearchParamDecl<unknown>, raw: string): unknown {
   }
 }
 
-/** What `param` takes, for the 400's message: "a whole number from 1 to 50". */
+/** For the 400's message: "a whole number from 1 to 50". */
 function takes(param: SearchParamDecl<unknown>): string {
   switch (param.kind) {
     case 'text':
@@ -108,7 +91,7 @@ function takes(param: SearchParamDecl<unknown>): string {
   }
 }
 
-/** `?name=value&...` for `href()`: declared names only, in declaration order, a default's own value left out. */
+/** A value equal to its default is left out. */
 export function formatSearch(decl: SearchDecl | undefined, input: Readonly<Record<string, unknown>> | undefined): string {
   if (!decl || !input) return ''
   const query = new URLSearchParams()
