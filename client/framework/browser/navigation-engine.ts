@@ -178,6 +178,7 @@ export class NavigationEngine implements AppNavigation {
     // `//host` (from `/.//host`) is another origin to a browser: load the absolute URL.
     if (url.origin !== window.location.origin || url.pathname.startsWith('//')) return this.#hardNavigate(url.href)
     // A link to the URL on screen replaces its entry, as a browser does, so Back leaves the page.
+    // The link's own URL decides, not a redirect's target (a browser pushes then).
     if (redirects === 0 && url.href === window.location.href) options = { ...options, replace: true }
     const key = locationKey(url.pathname, url.search)
     this.#queue.drop(key) // a prefetch waiting for this URL: start it now, as the navigation

@@ -1,5 +1,6 @@
 /**
- * Where the user lands once a navigation's page is on screen: scroll and focus. The
+ * Where the user lands once a navigation's page is on screen: scroll, and focus on
+ * `<main>` so the next Tab starts there and screen readers follow. The
  * browser's own restoration is off (it would scroll before the page is back), so
  * positions are kept per history entry, and in session storage across documents.
  */

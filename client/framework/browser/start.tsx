@@ -1,7 +1,8 @@
 /**
  * Starts the app in the browser: hydrates the tree the server rendered. The navigation
  * engine loads with hydration and attaches after, off the critical path; a link clicked
- * before then is a document load, as without JavaScript.
+ * before then is a document load, as without JavaScript: in place, it would change the
+ * URL first and show the page without the engine's scroll, focus and announcement.
  */
 import { flushSync } from 'react-dom'
 import { hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client'
