@@ -39,27 +39,63 @@ interface PartSource {
 }
 
 /**
+ * When one request's parts must have arrived: started before its loaders run, so a part
+ * due at the same moment (DEMO_SLOW_MS equal to the timeout) is late, every time: timers
+ * of one duration fire in the order they were set.
+ */
+export class PartDeadline {
+  readonly timeoutMs: number
+  readonly passed: Promise<never>
+  #timer: NodeJS.Timeout | undefined
+
+  constructor(timeoutMs: number) {
+    this.timeoutMs = timeoutMs
+    this.passed = new Promise<never>((_, reject) => {
+      this.#timer = setTimeout(() => reject(new DeadlinePassed()), timeoutMs)
+      this.#timer.unref()
+    })
+    this.passed.catch(() => {}) // a request without parts waits for nothing
+  }
+
+  /** Once no part waits any more. */
+  clear(): void {
+    clearTimeout(this.#timer)
+  }
+}
+
+class DeadlinePassed extends Error {}
+
+class PartTimedOut extends Error {
+  constructor(key: string, timeoutMs: number) {
+    super(`Deferred data "${key}" did not arrive within ${timeoutMs} ms`)
+  }
+}
+
+/**
  * The data with each top-level promise replaced by a tracked one, and the refs of those
  * parts; data without any comes back as it is.
  */
-export function deferParts(request: FastifyRequest, data: unknown, source: PartSource, timeoutMs: number): { data: unknown; refs: DeferredRef[] } {
+export function deferParts(
+  request: FastifyRequest,
+  data: unknown,
+  source: PartSource,
+  deadline: PartDeadline,
+): { data: unknown; refs: DeferredRef[] } {
   const keys = deferredKeysOf(data)
   if (keys.length === 0) return { data, refs: [] }
   const tracked: Record<string, unknown> = { ...(data as Record<string, unknown>) }
   const refs: DeferredRef[] = []
   for (const key of keys) {
     const ref: DeferredRef = source.layoutId !== undefined ? { layout: source.layoutId, key } : { key }
-    tracked[key] = track(request, tracked[key] as PromiseLike<unknown>, ref, source, timeoutMs)
+    tracked[key] = track(request, tracked[key] as PromiseLike<unknown>, ref, source, deadline)
     refs.push(ref)
   }
   return { data: tracked, refs }
 }
 
-function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: DeferredRef, source: PartSource, timeoutMs: number): Promise<unknown> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Deferred data "${ref.key}" did not arrive within ${timeoutMs} ms`)), timeoutMs)
-    timer.unref()
+function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: DeferredRef, source: PartSource, deadline: PartDeadline): Promise<unknown> {
+  const late = deadline.passed.catch(() => {
+    throw new PartTimedOut(ref.key, deadline.timeoutMs)
   })
   type Thenable = Promise<unknown> & { status?: string; value?: unknown; reason?: unknown }
   // A value JSON cannot carry (a BigInt, a cycle) fails here, as the part's failure,
@@ -67,14 +103,11 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
   const arrived = Promise.race([part, late]).then((value) => (JSON.stringify(value), value))
   const promise: Thenable = arrived.then(
     (value) => {
-      clearTimeout(timer)
       Object.assign(promise, { status: 'fulfilled', value })
       return value
     },
     (error: unknown) => {
-      clearTimeout(timer)
-      const { digest } = serverError(request, error, 'deferred data failed', { ...source, part: ref.key })
-      const failure = new DeferredFailure(digest)
+      const failure = new DeferredFailure(lateForNoOne(request, error) ? '' : partFailed(request, error, source, ref))
       Object.assign(promise, { status: 'rejected', reason: failure })
       throw failure
     },
@@ -88,6 +121,17 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
   )
   outcomes.set(promise, outcome)
   return promise
+}
+
+function partFailed(request: FastifyRequest, error: unknown, source: PartSource, ref: DeferredRef): string {
+  return serverError(request, error, 'deferred data failed', { ...source, part: ref.key }).digest
+}
+
+/** A part that outlived a client who left: nobody waited for it, so it is no server error. */
+function lateForNoOne(request: FastifyRequest, error: unknown): boolean {
+  if (!(error instanceof PartTimedOut) || !request.raw.socket?.destroyed) return false
+  request.log.debug('deferred data dropped: the client closed the connection before it arrived')
+  return true
 }
 
 /** The outcomes of a payload's deferred parts, in the order they were declared. */
@@ -111,17 +155,34 @@ export class LoadedData {
   readonly #deferred: DeferredRef[] = []
   readonly #request: FastifyRequest
   readonly #inRoute: PartSource
-  readonly #timeoutMs: number
+  readonly #deadline: PartDeadline
+  readonly #parts: Array<Promise<unknown>> = []
 
-  constructor(request: FastifyRequest, inRoute: PartSource, timeoutMs: number) {
+  constructor(request: FastifyRequest, inRoute: PartSource, deadline: PartDeadline) {
     this.#request = request
     this.#inRoute = inRoute
-    this.#timeoutMs = timeoutMs
+    this.#deadline = deadline
+  }
+
+  /** Clears the deadline once every part has settled (at once when there are none). */
+  release(): void {
+    const deadline = this.#deadline
+    if (this.#parts.length === 0) deadline.clear()
+    else void Promise.allSettled(this.#parts).then(() => deadline.clear())
+  }
+
+  #defer(value: unknown, source: PartSource) {
+    const deferred = deferParts(this.#request, value, source, this.#deadline)
+    if (deferred.refs.length > 0) {
+      const owner = deferred.data as Record<string, Promise<unknown>>
+      for (const ref of deferred.refs) this.#parts.push(owner[ref.key]!)
+    }
+    return deferred
   }
 
   /** Adds a layout's data; a static layout's that defers is an error (returned). */
   addLayout(layout: AnyLayout, value: unknown): TypeError | undefined {
-    const { data, refs } = deferParts(this.#request, value, { ...this.#inRoute, layoutId: layout.id }, this.#timeoutMs)
+    const { data, refs } = this.#defer(value, { ...this.#inRoute, layoutId: layout.id })
     this.#layouts[layout.id] = data
     this.#deferred.push(...refs)
     return layout.mode === 'static' && refs.length > 0 ? cannotDefer(`layout "${layout.id}"`, refs) : undefined
@@ -129,7 +190,7 @@ export class LoadedData {
 
   /** The page's data, its parts tracked; a static route's that defers is an error. */
   page(match: RouteMatch, value: unknown): { readonly data: unknown } | { readonly error: TypeError } {
-    const { data, refs } = deferParts(this.#request, value, this.#inRoute, this.#timeoutMs)
+    const { data, refs } = this.#defer(value, this.#inRoute)
     if (match.route.mode === 'static' && refs.length > 0) return { error: cannotDefer(`route "${match.id}"`, refs) }
     this.#deferred.push(...refs)
     return { data }

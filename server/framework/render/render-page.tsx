@@ -99,6 +99,11 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
   }
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined
+    // A client that leaves is no server error: its abort gets no digest and no report.
+    const clientGone = new Error('Client closed the connection')
+    // A timeout aborts every pending boundary with this one reason: one digest, one report.
+    const timedOut = new Error(`Render did not finish within ${options.timeoutMs} ms`)
+    let timedOutDigest: string | undefined
     // React reports the error that fails the shell to onError too, before
     // onShellError: errors are held until the shell's fate is known.
     let early: Array<{ error: unknown; digest: string }> | undefined = []
@@ -131,13 +136,20 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
       onError(error) {
         // A deferred part's failure was reported when it failed: its boundary only passes the digest on.
         if (isDeferredFailure(error)) return error.digest
+        if (error === clientGone) return undefined
+        if (error === timedOut && timedOutDigest !== undefined) return timedOutDigest
         const digest = digestOf(error)
+        if (error === timedOut) timedOutDigest = digest
         if (early) early.push({ error, digest })
         else options.onRecoverableError(error, digest)
         return digest
       },
     })
-    timer = setTimeout(() => abort(new Error(`Render did not finish within ${options.timeoutMs} ms`)), options.timeoutMs)
-    options.signal.addEventListener('abort', () => abort(new Error('Client closed the connection')), { once: true })
+    // The parts' deadline started before the loaders, so they have settled by now; React
+    // retries their boundaries in a setImmediate queued when they failed. Aborting after
+    // it keeps a part that timed out one failure, not a second one as a pending boundary.
+    const abortLate = () => void Promise.all(options.deferred ?? []).then(() => setImmediate(() => abort(timedOut)))
+    timer = setTimeout(abortLate, options.timeoutMs)
+    options.signal.addEventListener('abort', () => abort(clientGone), { once: true })
   })
 }

@@ -14,7 +14,7 @@ import { sameSiteLocation } from '../error-responses.js'
 import { runGuards, UNGUARDED, type GuardOutcome } from '../guards.js'
 import { searchDeclOf, type AnyLayout, type RouteMatch } from '../../../shared/framework/route-table.js'
 import { openResponse, type CollectedResponse } from '../response-control.js'
-import { LoadedData } from './deferred-parts.js'
+import { LoadedData, PartDeadline } from './deferred-parts.js'
 
 export type Resolution = (
   | { readonly kind: 'screen'; readonly payload: ScreenPayload }
@@ -101,7 +101,7 @@ export async function resolvePage(
   location: CanonicalLocation,
   options: ResolveOptions = {},
 ): Promise<Resolution> {
-  const { definition, buildId } = resolveContext
+  const { definition } = resolveContext
   const { pathname, search } = location
   // One URL per page: `/about/`, `//about` and `/x/../about` answer with a permanent
   // redirect to `/about`. The tidy path starts with a single `/` and an encoded
@@ -126,29 +126,49 @@ export async function resolvePage(
   const guards = guarding === UNGUARDED ? guarding : await guarding
   const open = guards.ok ? chain : chain.slice(0, guards.above)
 
-  const { layoutResults, pageResult } = await runLoaders(definition, request, match, open, guards, {
+  const deadline = new PartDeadline(resolveContext.deferTimeoutMs)
+  const loaders = runLoaders(definition, request, match, open, guards, {
     searchParams: new URLSearchParams(search),
     held,
     perRequestContext,
   })
+  const loaded = new LoadedData(request, routeId !== undefined ? { routeId } : {}, deadline)
+  try {
+    return withResponse(outcomeOf(resolveContext, request, match, open, guards, await loaders, loaded, response))
+  } finally {
+    loaded.release()
+  }
+}
 
+/** What the loaders' results make of the page: its payload, or the failure that stopped it. */
+function outcomeOf(
+  resolveContext: ResolveContext,
+  request: FastifyRequest,
+  match: RouteMatch | null,
+  open: readonly AnyLayout[],
+  guards: GuardOutcome,
+  { layoutResults, pageResult }: Awaited<ReturnType<typeof runLoaders>>,
+  loaded: LoadedData,
+  response: CollectedResponse | undefined,
+): Resolution {
+  const { buildId } = resolveContext
+  const routeId = match?.id
   const inRoute = routeId !== undefined ? { routeId } : {}
-  const loaded = new LoadedData(request, inRoute, resolveContext.deferTimeoutMs)
   for (const [i, layout] of open.entries()) {
     const result = layoutResults[i]
     if (!result) continue
     const error = result.ok ? loaded.addLayout(layout, result.value) : result.error
     if (error !== undefined) {
-      return withResponse(failure(error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...loaded.placement() }))
+      return failure(error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...loaded.placement() })
     }
   }
   if (!guards.ok) {
     const placement = guards.layoutId !== undefined ? { failedLayout: guards.layoutId } : {}
-    return withResponse(failure(guards.error, resolveContext, request, { ...inRoute, ...placement, ...loaded.placement() }, 'guard'))
+    return failure(guards.error, resolveContext, request, { ...inRoute, ...placement, ...loaded.placement() }, 'guard')
   }
-  if (!match || !pageResult) return withResponse({ kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...loaded.placement() } })
+  if (!match || !pageResult) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...loaded.placement() } }
   const page = pageResult.ok ? loaded.page(match, pageResult.value) : { error: pageResult.error }
-  if ('error' in page) return withResponse(failure(page.error, resolveContext, request, { ...inRoute, ...loaded.placement() }))
+  if ('error' in page) return failure(page.error, resolveContext, request, { ...inRoute, ...loaded.placement() })
   const payload: PagePayload = {
     kind: 'page',
     status: 200,
@@ -160,7 +180,7 @@ export async function resolvePage(
     ...loaded.placement(),
     ...(response?.changesState ? { once: true as const } : {}),
   }
-  return withResponse({ kind: 'screen', payload })
+  return { kind: 'screen', payload }
 }
 
 /** What every loader of one request gets besides its own part. */

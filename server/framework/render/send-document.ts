@@ -154,7 +154,10 @@ async function sendStreamed(
   const { opts } = delivery
   const aborted = new AbortController()
   reply.raw.on('close', () => {
-    if (!reply.raw.writableFinished) aborted.abort()
+    if (reply.raw.writableFinished) return
+    // Anyone can drop a connection: a debug line, never an error or a report.
+    reply.request.log.debug('client closed the connection before the page was sent')
+    aborted.abort()
   })
   const result = await view.renderer.renderStream(render, {
     timeoutMs: opts.renderTimeoutMs,
@@ -164,7 +167,11 @@ async function sendStreamed(
       reportWithDigest(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
     },
   })
-  if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
+  if (!result.ok) {
+    // The client left before the shell was ready: no one to send a page to.
+    if (aborted.signal.aborted) return reply.hijack()
+    return delivery.sendRenderFailure(reply, payload, result.error)
+  }
   const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
   reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8')
   const encoding = encodingFor(opts.compression, reply.request)
