@@ -157,7 +157,7 @@ const sessions = new WeakMap<CollectedResponse, RequestSession>()
  * the request carries a session cookie): what loaders, guards and actions are given,
  * and what an /api route or hook that uses the session calls, then
  * `await response.applyTo(reply)` before its answer goes out. Throws
- * `SessionsUnavailableError` (a 503 on every surface) when the store does not answer.
+ * `SessionsUnavailableError` (a 503 for every kind of request) when the store does not answer.
  */
 export async function openResponse(request: FastifyRequest): Promise<CollectedResponse> {
   const collected = collectResponse(request)

@@ -6,7 +6,7 @@
  * absolute one).
  *
  * Redis failing fails closed: a command that fails or takes over 0.5 s throws
- * `SessionsUnavailableError`, which every surface answers 503 with `Retry-After`; nothing
+ * `SessionsUnavailableError`, which every kind of request answers 503 with `Retry-After`; nothing
  * waits in an offline queue, the client reconnects by itself, and the operator reads
  * one warning a minute while it lasts and an info line once Redis answers again.
  */
@@ -140,7 +140,7 @@ export const REDIS_BACK_INFO = 'Redis answers again: sessions work'
  */
 export async function redisStore(url: string, log: FastifyBaseLogger, warnIntervalMs?: number): Promise<SessionStore> {
   const { redis, failed, answered } = await connectRedis(url, log, { down: REDIS_DOWN_WARNING, back: REDIS_BACK_INFO, warnIntervalMs })
-  /** A command's result; its failure the 503 every surface answers. */
+  /** A command's result; its failure the 503 every kind of request answers. */
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     try {
       const result = await command()

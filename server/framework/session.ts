@@ -67,7 +67,7 @@ export function registerSessions(app: FastifyInstance, options: SessionsOptions)
     throw new Error('sessions are not ready')
   }
   app.decorate('sessions', { open: (request: FastifyRequest) => open(request) } satisfies Sessions)
-  // The answer to a session that cannot be read or saved says when to try again, whichever surface answers it
+  // The answer to a session that cannot be read or saved says when to try again, whichever kind of request it is
   // (a loader's or a guard's 503 is an answer, not an error Fastify sees: marked when the read failed).
   // Only with a store (the sealed cookie never fails); callback hooks, as they run on every answer.
   const { store } = config

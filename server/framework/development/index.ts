@@ -66,7 +66,7 @@ export async function prepareDevelopment(root: string, routeIds: readonly string
       await pages.load() // so the first page need not wait; a failure is shown by the first page request
       fastify.addHook('preHandler', async function loadPages(request, reply) {
         const kind = requestKindOf(request)
-        if (kind !== 'page' && kind !== 'data') return
+        if (kind !== 'page' && kind !== 'data' && kind !== 'action') return
         const loaded = await pages.load()
         if (!loaded.ok) return sendLoadFailure(request, reply, loaded.error, manifest.buildId)
       })
