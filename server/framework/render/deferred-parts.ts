@@ -2,9 +2,9 @@
  * A loader's deferred parts on the server (docs/guide/deferred-data.md). Each promise is
  * watched from the moment the loader returns, so none is left to reject unhandled, and
  * settles within the render timeout: a failure, or a part still pending then, is a
- * fault reported once (digest, log line, report). What React and the answer get in its
- * place is a promise that settles the same way and says so the way React reads it
- * (`status`, `value`, `reason`): a part already there renders at once, not suspended.
+ * server error reported once (digest, log line, report). What React and the response
+ * get in its place is a promise that settles the same way and says so the way React
+ * reads it (`status`, `value`, `reason`): a part already there renders at once.
  */
 import type { FastifyRequest } from 'fastify'
 import { deferredKeysOf, type DeferredOutcome, type DeferredRef } from '../../../shared/framework/deferred.js'
