@@ -11,6 +11,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { isSameSitePath } from '../../shared/framework/errors.js'
+import type { NotFoundPayload, RedirectPayload } from '../../shared/framework/page-payload.js'
 import { errors, type ClientError } from './error-registry.js'
 import type { Failure } from './failures.js'
 import { errorBodyFor, errorBodyOf, notFoundFor, requestKindOf, requestKindOfTarget, type BuildFacts } from './request-kinds.js'
@@ -95,11 +96,21 @@ export function createErrorResponses(context: ErrorResponseContext): ErrorRespon
     sendFailure(request, reply, failure) {
       const kind = requestKindOf(request)
       if (kind === 'action' && renderActions) return renderActions(request, reply, failure)
+      const { buildId } = context
       switch (failure.type) {
-        case 'redirect':
-          return reply.header('cache-control', NO_STORE).redirect(sameSiteLocation(failure.location), failure.status)
+        case 'redirect': {
+          const location = sameSiteLocation(failure.location)
+          reply.header('cache-control', NO_STORE)
+          // A fetch would follow a real 3xx itself: page data carries the redirect as data.
+          if (kind !== 'data') return reply.redirect(location, failure.status)
+          return reply.send({ kind: 'redirect', status: failure.status, location, buildId } satisfies RedirectPayload)
+        }
         case 'not-found':
-          return responses.send(request, reply, notFoundFor(kind))
+          if (kind !== 'data') return responses.send(request, reply, notFoundFor(kind))
+          return reply
+            .code(404)
+            .header('cache-control', NO_STORE)
+            .send({ kind: 'not-found', status: 404, buildId } satisfies NotFoundPayload)
         case 'client-error':
           return responses.send(request, reply, failure.error)
         case 'server-error': {
