@@ -6,7 +6,7 @@
  * answers; no expectation but 100-continue. Errors from here go out before the
  * security plugin's hook has run: they carry its fixed headers.
  */
-import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import { originForm, splitTarget, targetAuthority } from '../../shared/framework/location.js'
 import type { HostPolicy } from './allowed-hosts.js'
 import { errors, type ClientError } from './error-registry.js'
@@ -64,15 +64,6 @@ export function admitRequest(hosts: HostPolicy, errorResponses: ErrorResponses) 
       return refuseEarly(request, reply, errors.EXPECTATION_FAILED())
     }
   }
-}
-
-// An answer that goes out before the request's body has all arrived (a refusal: a
-// cross-site post, a wrong method or type, a rate limit) closes the connection after
-// it: kept open, Node would take in the rest of the body, however large, to reuse it.
-// Fastify closes it after a body parser's error for the same reason.
-export const closeUnreadBody: onSendHookHandler = function closeUnreadBody(request, reply, payload, done) {
-  if (!request.raw.complete) reply.header('connection', 'close')
-  done(null, payload)
 }
 
 /** What Node takes for `Expect: 100-continue` (its own test, so the two never disagree). */

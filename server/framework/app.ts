@@ -13,13 +13,14 @@ import { checkLayoutRules } from '../../shared/framework/layout-rules.js'
 import { checkGuards } from './guards.js'
 import { saveCollectedResponse } from './response-control.js'
 import { TUNNEL_PATH, tunnelPathFor } from '../../shared/framework/monitoring.js'
-import { admitRequest, closeUnreadBody } from './admission.js'
+import { admitRequest } from './admission.js'
 import { hostPolicy } from './allowed-hosts.js'
 import type { Application } from './application.js'
 import { registerCompression } from './compression.js'
 import type { AppConfig } from './config.js'
 import { fastifyOptions } from './fastify-options.js'
 import { createErrorResponses, type ErrorResponses } from './error-responses.js'
+import { closeAfterUnreadBody, LINGER_BOUNDS, type LingerBounds } from './lingering-close.js'
 import { readManifest } from './manifest.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
 import { answerNodeServerEvents } from './node-server.js'
@@ -69,6 +70,8 @@ export interface BuildAppOptions {
   readonly sessionWarnIntervalMs?: number
   /** The time sessions are measured by (their lifetimes); Date.now unless a test moves it. */
   readonly sessionClock?: () => number
+  /** How much and how long a connection closed under an unread body is read first; LINGER_BOUNDS unless a test shortens them. */
+  readonly lingerBounds?: LingerBounds
   /** Where 5xx failures are reported besides the log; nothing unless SENTRY_DSN is set. */
   readonly errorReporter?: ErrorReporter
   /** Where log lines go: main.ts's bounded stdout, a test's capture; pino's stdout otherwise. */
@@ -112,8 +115,9 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   // Before anything else looks at a request: its id, Connection: close while stopping,
   // one Host this server answers, no expectation but 100-continue.
   app.addHook('onRequest', admitRequest(hosts, errorResponses))
-  // An answer sent before the body all arrived closes the connection (Node would read the rest).
-  app.addHook('onSend', closeUnreadBody)
+  // An answer sent before the body all arrived closes the connection, reading a bounded
+  // rest first so that the client gets the answer rather than a reset.
+  app.addHook('onSend', closeAfterUnreadBody(options.lingerBounds ?? LINGER_BOUNDS))
   const errorReporter = options.errorReporter ?? noopReporter
   app.decorate('errorReporter', errorReporter)
 

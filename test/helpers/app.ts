@@ -6,6 +6,7 @@ import { Writable } from 'node:stream'
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify'
 import { application } from '../../server/application.js'
 import { buildApp } from '../../server/framework/app.js'
+import type { LingerBounds } from '../../server/framework/lingering-close.js'
 import type { ErrorReporter } from '../../server/framework/monitoring/error-reporter.js'
 import { loadConfig, type AppConfig } from '../../server/framework/config.js'
 import { fixtureApplication } from '../fixtures/app/server.js'
@@ -54,6 +55,8 @@ export interface TestAppOptions {
   readonly apiRoutes?: readonly FastifyPluginAsync[]
   readonly renderTimeoutMs?: number
   readonly tunnelTimeoutMs?: number
+  /** How much and how long a connection closed under an unread body is read first (server/framework/lingering-close.ts). */
+  readonly lingerBounds?: LingerBounds
   readonly errorReporter?: ErrorReporter
   readonly rateLimitWarnIntervalMs?: number
   readonly sessionWarnIntervalMs?: number
@@ -87,6 +90,7 @@ async function startTestApp(t: Test, which: BuiltApp, forBrowser: boolean, optio
     },
     ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),
+    ...(options.lingerBounds ? { lingerBounds: options.lingerBounds } : {}),
     ...(options.errorReporter ? { errorReporter: options.errorReporter } : {}),
     ...(options.rateLimitWarnIntervalMs ? { rateLimitWarnIntervalMs: options.rateLimitWarnIntervalMs } : {}),
     ...(options.sessionWarnIntervalMs ? { sessionWarnIntervalMs: options.sessionWarnIntervalMs } : {}),
