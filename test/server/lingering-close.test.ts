@@ -28,6 +28,11 @@ function postHead(origin: string, path: string, framing: string): string {
   return `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${origin}\r\nContent-Type: ${MULTIPART_TYPE}\r\n${framing}\r\n\r\n`
 }
 
+/** `body` in one chunk of chunked transfer coding, then the last chunk. */
+function chunked(body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from(`${body.length.toString(16)}\r\n`), body, Buffer.from('\r\n0\r\n\r\n')])
+}
+
 /**
  * Writes `head` and `body` without reading a byte, then reads the answer until the
  * server closes. A write that fails (the server reset the connection) loses whatever
@@ -83,6 +88,25 @@ t.test('a signed-out multipart post to a guarded page, 8 MiB sent before reading
   const { whole, others } = await tally(() => sendThenRead(origin, head, body), '303 See Other')
   t.same(others, [], 'no answer lost')
   t.equal(whole, ROUNDS, `${whole} of ${ROUNDS} read their 303`)
+})
+
+t.test('a chunked upload past the limits, 8 MiB sent before reading: the 413 arrives, 20 of 20', async (t) => {
+  const { origin } = await listenTestApp(t, 'production', { config: { uploadMaxBytes: 1 * MiB } })
+  const form = multipartBody([
+    { name: '_action', value: 'send' },
+    { name: 'name', value: 'Ada' },
+    { name: 'email', value: 'ada@example.com' },
+    { name: 'message', value: 'Too large' },
+    { name: 'attachment', filename: 'scan.pdf', type: 'application/pdf', content: fileOf('pdf', 8 * MiB) },
+  ])
+  const head = postHead(origin, '/contact', 'Transfer-Encoding: chunked')
+  const body = chunked(form)
+  const first = await sendThenRead(origin, head, body)
+  t.match(first.answer, 'A form with files may be at most 1 MiB', 'the limit is named')
+  t.match(first.answer, /\r\nconnection: close\r\n/i, 'the rest of the body was not taken in before the answer')
+  const { whole, others } = await tally(() => sendThenRead(origin, head, body), '413 Payload Too Large')
+  t.same(others, [], 'no answer lost')
+  t.equal(whole, ROUNDS, `${whole} of ${ROUNDS} read their 413`)
 })
 
 /**

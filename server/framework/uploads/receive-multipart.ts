@@ -82,17 +82,22 @@ interface FormSoFar {
 }
 
 /**
- * The body's total, counted as its bytes come in: past `maxBytes`, `signal` aborts
- * (whatever is being read, a file or the next part, stops at once) and `stopped` rejects.
+ * The body's total, counted as its bytes come in: past `maxBytes`, the reading stops,
+ * `signal` aborts (whatever is being read, a file or the next part, stops at once) and
+ * `stopped` rejects.
  */
-function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal) {
+function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal, stopReading: () => void) {
   let received = 0
   const overTotal = new AbortController()
   const stopped = new Promise<never>((_, reject) => overTotal.signal.addEventListener('abort', () => reject(overTotal.signal.reason), { once: true }))
   stopped.catch(() => {}) // observed through the races of the reading
   const countBytes = (chunk: Buffer) => {
     received += chunk.length
-    if (received > options.maxBytes && !overTotal.signal.aborted) overTotal.abort(totalTooLarge)
+    if (received > options.maxBytes && !overTotal.signal.aborted) {
+      // At once: until the refusal reaches the reading's catch, the body would flow on.
+      stopReading()
+      overTotal.abort(totalTooLarge)
+    }
   }
   return { signal: overTotal.signal, stopped, countBytes }
 }
@@ -108,7 +113,14 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
   if (Number(request.headers['content-length'] ?? 0) > options.maxBytes) throw totalTooLarge
 
   const form: FormSoFar = { fields: new URLSearchParams(), files: new Map(), refusedFiles: {}, textBytes: 0 }
-  const total = totalLimit(options, totalTooLarge)
+  // Whatever refuses the form stops the reading: unpiped alone, the request would go on
+  // flowing (the counter listens for data) and take in the rest of the body into nowhere.
+  const stopReading = () => {
+    request.raw.off('data', total.countBytes)
+    request.raw.unpipe()
+    request.raw.pause()
+  }
+  const total = totalLimit(options, totalTooLarge, stopReading)
   const parts = request
     .parts({
       limits: { ...MULTIPART_LIMITS, fieldSize: options.maxTextBytes, fileSize: Infinity, files: MULTIPART_LIMITS.parts },
@@ -137,8 +149,7 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
     if (!form.fileFields && form.fields.has(ACTION_FIELD)) options.fileFieldsOf(form.fields.get(ACTION_FIELD)!)
     return { fields: form.fields, files: form.files, refusedFiles: form.refusedFiles }
   } catch (error) {
-    // Stop feeding the parser: the rest of the body is not read.
-    request.raw.unpipe()
+    stopReading()
     await removeFiles([...form.files.values()].map((file) => file.path))
     // The server's own trouble (UPLOAD_DIR full or unwritable) is a 500, not the client's fault.
     throw isSystemError(error) ? error : parserRefusal(error)
