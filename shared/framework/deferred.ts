@@ -48,3 +48,20 @@ export interface DeferredDataError extends Error {
 export function isDeferredDataError(error: unknown): error is DeferredDataError {
   return error instanceof Error && error.name === 'DeferredDataError'
 }
+
+/** What a failed part says when the server sent no words of its own (it sends a digest only). */
+export const PART_NOT_LOADED = 'This part of the page could not be loaded.'
+
+/**
+ * The failure of a part that has failed already, read the way React reads a settled
+ * promise (`status`, `reason`): the server's failure (`DeferredFailure`, a digest) or
+ * the browser's (`DeferredDataError`); undefined while it is pending or if it arrived.
+ */
+export function settledFailure(part: Promise<unknown>): { readonly digest: string | undefined; readonly message: string } | undefined {
+  const { status, reason } = part as Promise<unknown> & { status?: string; reason?: unknown }
+  if (status !== 'rejected' || !(reason instanceof Error)) return undefined
+  if (isDeferredDataError(reason)) return { digest: reason.digest, message: reason.message }
+  // The server's, which the browser gets as its digest alone: the same words on both sides.
+  const { digest } = reason as { digest?: unknown }
+  return reason.name === 'DeferredFailure' && typeof digest === 'string' ? { digest, message: PART_NOT_LOADED } : undefined
+}

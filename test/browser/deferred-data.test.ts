@@ -4,7 +4,8 @@
  * it: the document hydrates with the part still on its way and fills it in; a client
  * navigation shows the fallback, then the part, without a document load; a failing part
  * shows its own boundary with the digest, logged once on the server and never sent to
- * the browser's console as an error; the demo's statistics arrive after a navigation.
+ * the browser's console as an error, and a crawler's page has it in place already; the
+ * demo's statistics arrive after a navigation.
  */
 import t from 'tap'
 import { browserTestApp } from '../helpers/app.js'
@@ -82,6 +83,17 @@ t.test('deferred parts in the fixture', async (t) => {
       t.notMatch(await page.content(), 'The late part failed', `${way}: its message never reaches the browser`)
       t.same(errors, [], `${way}: no error in the console (the server reported it)`)
     }
+  })
+
+  t.test("a crawler that runs scripts: a page sent with a failed part's error in place hydrates as it is", async (t) => {
+    partGate.reset()
+    partGate.open()
+    const { page, errors } = await openPage(t, { userAgent: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })
+    await page.goto(`${origin}/deferred?fail=1`)
+    await waitForHydration(page)
+    t.ok(await page.getByRole('alert').filter({ hasText: 'This part of the page could not be loaded.' }).isVisible(), 'the error stays')
+    t.equal(await page.locator('#part-waiting').count(), 0, 'no fallback')
+    t.same(errors, [], 'no hydration mismatch: the browser renders the same, and reports nothing')
   })
 })
 

@@ -4,7 +4,7 @@
  * the page data both answer at once with the part pending and send it when it settles;
  * a failing part is logged and reported once (the real Sentry SDK, to a fake ingest),
  * its message never sent; a part still pending at the render timeout fails the same
- * way; a crawler gets the whole page; the demo's /items/:id/stats streams before its
+ * way; a crawler gets the whole page, a failed part's error in place; the demo's /items/:id/stats streams before its
  * slow statistics.
  */
 import * as Sentry from '@sentry/node'
@@ -165,6 +165,25 @@ t.test('a crawler gets the whole page, every part in place', async (t) => {
   t.notMatch(html, 'Waiting for the part', 'no fallback')
   t.notMatch(html, '$RC(', 'nothing for a script to swap in')
   t.match(html.slice(0, html.indexOf('</head>')), /<script type="module" src=/, "the page's script in the head, as for any page")
+})
+
+t.test("a crawler gets a failed part's error in place, not its fallback", async (t) => {
+  partGate.reset()
+  const { origin, logs } = await listenTestApp(t, 'fixture')
+  const page = getStreamed(`${origin}/deferred?fail=1`, { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' })
+  await waitUntil(
+    () => logs.some((l) => l.msg === 'incoming request' && (l.req as { url?: string } | undefined)?.url === '/deferred?fail=1'),
+    'asked',
+  )
+  partGate.open()
+  await page.done
+  const html = page.text()
+  const digest = String(logs.find((l) => l.msg === 'deferred data failed')?.digest)
+  t.match(html, `<p class="part-error" role="alert">This part of the page could not be loaded.<span class="digest"> Digest: ${digest}</span></p>`)
+  t.notMatch(html, 'Waiting for the part', 'no fallback')
+  t.notMatch(html, '<template', 'nothing left for a script to render')
+  t.notMatch(html, 'The late part failed', 'never its message')
+  t.match(html, `"key":"later","error":{"digest":"${digest}"}`, 'its outcome for the browser, which shows the same')
 })
 
 t.test("the demo's price statistics: the summary at once, the slow part after", async (t) => {

@@ -4,7 +4,7 @@
  * at once. Loaded only for a page that has parts.
  */
 import type { DeferredOutcome, DeferredRef, DeferredDataError as PartFailure } from '../../../shared/framework/deferred.js'
-import { DEFERRED_GLOBAL } from '../../../shared/framework/deferred.js'
+import { DEFERRED_GLOBAL, PART_NOT_LOADED } from '../../../shared/framework/deferred.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 
 /** Failed on the server (its digest finds the report, made once there) or on the way. */
@@ -12,7 +12,7 @@ class DeferredDataError extends Error implements PartFailure {
   override readonly name = 'DeferredDataError'
   readonly digest: string | undefined
   constructor(failure: { readonly digest?: string | undefined; readonly message?: string | undefined }) {
-    super(failure.message ?? 'This part of the page could not be loaded.')
+    super(failure.message ?? PART_NOT_LOADED)
     this.digest = failure.digest
   }
 }

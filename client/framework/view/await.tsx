@@ -8,8 +8,8 @@
  * </Await>
  * ```
  */
-import { Component, Suspense, use, type ReactNode } from 'react'
-import { isDeferredDataError } from '../../../shared/framework/deferred.js'
+import { Component, createContext, Suspense, use, useContext, type ReactNode } from 'react'
+import { isDeferredDataError, settledFailure } from '../../../shared/framework/deferred.js'
 
 export interface PartFailure {
   readonly digest: string | undefined
@@ -23,17 +23,36 @@ export interface AwaitProps<T> {
   readonly error?: (failure: PartFailure) => ReactNode
 }
 
+/**
+ * Whether a part that failed before it is rendered shows its error at once, rather than
+ * throwing to its boundary. React renders no error boundary on the server: thrown there,
+ * the failure leaves the fallback in the HTML for the browser to replace. A streamed
+ * page does so on purpose (the server's stream renders with `false`); a page rendered
+ * whole once its parts have settled (a crawler's) would keep the fallback for good.
+ */
+export const FailedPartInPlace = createContext(true)
+
 export function Await<T>({ resolve, fallback, children, error = defaultError }: AwaitProps<T>) {
   return (
     <PartBoundary render={error} part={resolve}>
       <Suspense fallback={fallback}>
-        <Resolved promise={resolve}>{children}</Resolved>
+        <Resolved promise={resolve} error={error}>
+          {children}
+        </Resolved>
       </Suspense>
     </PartBoundary>
   )
 }
 
-function Resolved<T>({ promise, children }: { readonly promise: Promise<T>; readonly children: (value: T) => ReactNode }) {
+interface ResolvedProps<T> {
+  readonly promise: Promise<T>
+  readonly children: (value: T) => ReactNode
+  readonly error: (failure: PartFailure) => ReactNode
+}
+
+function Resolved<T>({ promise, children, error }: ResolvedProps<T>) {
+  const failure = useContext(FailedPartInPlace) ? settledFailure(promise) : undefined
+  if (failure) return error(failure)
   return children(use(promise))
 }
 

@@ -14,6 +14,7 @@ import type { InlineStyle } from './inline-style.js'
 import { Transform, type Readable } from 'node:stream'
 import { renderToPipeableStream, renderToString } from 'react-dom/server'
 import { AppRoot } from '../../../client/framework/view/app-root.js'
+import { FailedPartInPlace } from '../../../client/framework/view/await.js'
 import { singlePageSource, type ReadyPage } from '../../../client/framework/view/page-source.js'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
 import type { LayoutSet } from '../../../client/framework/view/screen.js'
@@ -111,7 +112,9 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
       for (const { error, digest } of early ?? []) if (error !== except) options.onRecoverableError(error, digest)
       early = undefined
     }
-    const { pipe, abort } = renderToPipeableStream(appElement(render), {
+    // A part that fails is left to the browser (`$RX`), which shows its error once the outcome arrives.
+    const app = <FailedPartInPlace value={false}>{appElement(render)}</FailedPartInPlace>
+    const { pipe, abort } = renderToPipeableStream(app, {
       ...(render.nonce ? { nonce: render.nonce.script } : {}),
       onShellReady() {
         // The head first, then React's HTML as it comes, the deferred parts as they
