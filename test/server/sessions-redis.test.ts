@@ -177,6 +177,31 @@ t.test('Redis down: what needs a session answers 503 at once, the rest as ever; 
   t.match((await view(app, again)).body, 'Signed in as Ann', 'sessions work again')
 })
 
+t.test('Redis down, the demo: each dynamic page reads the session, so a visitor with one gets the 503 there', async (t) => {
+  const redis = await startRedis(t)
+  const config: Partial<AppConfig> = {
+    sessions: { store: { kind: 'redis', url: redis.url }, idleTimeoutS: 14 * 24 * 3600, absoluteTimeoutS: 30 * 24 * 3600 },
+  }
+  const { app } = await createTestApp(t, 'production', { config })
+  const form = (url: string, payload: string, cookie?: string) =>
+    app.inject({
+      method: 'POST',
+      url,
+      headers: { origin: 'http://localhost:80', 'content-type': FORM, ...(cookie ? { cookie } : {}) },
+      payload,
+    })
+  const starred = await form('/items/7', '_action=star&id=3&starred=yes')
+  t.equal(starred.statusCode, 303, 'a star is kept in the session')
+  const cookie = sessionCookie(starred)
+  await redis.stop()
+  for (const url of ['/items/7', '/items/7/stats', '/contact', '/login', '/account']) {
+    t.equal((await app.inject({ url, headers: { cookie } })).statusCode, 503, `${url}, with a session`)
+  }
+  t.equal((await app.inject({ url: '/items/7' })).statusCode, 200, '/items/7, without one')
+  for (const url of ['/', '/about']) t.equal((await app.inject({ url, headers: { cookie } })).statusCode, 200, `${url}: static`)
+  t.equal((await form('/about', '_action=theme&theme=dark', cookie)).statusCode, 303, 'the theme choice: a cookie of its own')
+})
+
 t.test('a Redis that hangs: a session read gives up within a second, with 503', async (t) => {
   const redis = await startRedis(t)
   const { app, logs } = await redisApp(t, redis)
