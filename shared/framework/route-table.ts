@@ -231,16 +231,24 @@ export function createRouter<const Table extends RouteTable, const Layouts exten
     return pathOf(id, route, params) + formatSearch(searchDeclOf(route), search)
   }
 
+  /** Each route's pattern split once (a page renders dozens of links): literal text at even indexes, param names at odd. */
+  const patternParts = new Map<string, readonly string[]>()
+
   function pathOf(id: string, route: AnyRoute, params: Record<string, string>): string {
-    return route.pattern.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, (_, key: string) => {
+    let parts = patternParts.get(id)
+    if (!parts) patternParts.set(id, (parts = route.pattern.split(/:([A-Za-z_][A-Za-z0-9_]*)/)))
+    let path = parts[0]!
+    for (let i = 1; i < parts.length; i += 2) {
+      const key = parts[i]!
       const value = params[key]
       if (value === undefined) throw new Error(`Route "${id}" needs param "${key}"`)
       // Each would be a path step of its own (`/projects/..` is `/`), never this route.
       if (value === '' || value === '.' || value === '..') {
         throw new Error(`Route "${id}": param "${key}" cannot be ${JSON.stringify(value)}: that URL would not reach the route`)
       }
-      return encodeURIComponent(value)
-    })
+      path += encodeURIComponent(value) + parts[i + 1]!
+    }
+    return path
   }
 
   return { routes, layouts, layoutsOf, match, href: href as Router<Table>['href'] }
