@@ -115,8 +115,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   // Before anything else looks at a request: its id, Connection: close while stopping,
   // one Host this server answers, no expectation but 100-continue.
   app.addHook('onRequest', admitRequest(hosts, errorResponses))
-  // An answer sent before the body all arrived closes the connection, reading a bounded
-  // rest first so that the client gets the answer rather than a reset.
+  // A response sent before the body all arrived closes the connection, reading a bounded
+  // rest first so that the client gets the response rather than a reset.
   app.addHook('onSend', closeAfterUnreadBody(options.lingerBounds ?? LINGER_BOUNDS))
   const errorReporter = options.errorReporter ?? noopReporter
   app.decorate('errorReporter', errorReporter)

@@ -1,36 +1,36 @@
 /**
- * Lingering close, as nginx and Apache do it: an answer sent before the request's body
- * has all arrived (a guard's redirect, a 413, any refusal that reads no body) closes the
- * connection, but not at once. Closed while the client is still sending, the socket
- * has unread bytes, so the kernel resets the connection instead of ending it, and a
- * client busy writing sees the reset before it reads the answer (a write fails with
- * EPIPE or ECONNRESET, and many clients give up there). So the server sends the answer
- * and its FIN, reads and discards what still comes, and closes once the client has
- * stopped: the body ended, the client closed its side, or a bound was reached
- * (docs/decisions/039-lingering-close.md).
+ * Lingering close, as nginx and Apache do it: a response sent before the request's body
+ * has all arrived (a guard's redirect, a 413, any client error sent without reading the
+ * body) closes the connection, but not at once. Closed while the client is still
+ * sending, the socket has unread bytes, so the kernel resets the connection instead of
+ * ending it, and a client busy writing sees the reset before it reads the response (a
+ * write fails with EPIPE or ECONNRESET, and many clients give up there). So the server
+ * sends the response and its FIN, reads and discards what still comes, and closes once
+ * the client has stopped: the body ended, the client closed its side, or a bound was
+ * reached (docs/decisions/039-lingering-close.md).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import type { onSendHookHandler } from 'fastify'
 
 export interface LingerBounds {
-  /** The most body bytes read and discarded after the answer. */
+  /** The most body bytes read and discarded after the response. */
   readonly maxBytes: number
-  /** The longest the connection stays open after the answer has been written. */
+  /** The longest the connection stays open after the response has been written. */
   readonly maxMs: number
 }
 
 /**
  * 16 MiB: more than the socket buffers of both ends hold, all of which a client may
- * have written before it could see the answer, and more than a form with files may
+ * have written before it could see the response, and more than a form with files may
  * have by default (UPLOAD_MAX_BYTES), so a client that writes its whole body before it
  * reads still gets its 413; a fraction of a body worth refusing unread. 5 s: enough to
- * send that at 3 MiB/s; a client that reads the answer stops within a round trip.
+ * send that at 3 MiB/s; a client that reads the response stops within a round trip.
  */
 export const LINGER_BOUNDS: LingerBounds = { maxBytes: 16 * 1024 * 1024, maxMs: 5_000 }
 
 /**
- * The onSend hook: an answer that goes out before the body has all arrived carries
+ * The onSend hook: a response that goes out before the body has all arrived carries
  * `Connection: close` (kept open, Node would take in the rest of the body, however
  * large, to reuse the connection), and the connection lingers after it.
  */
@@ -48,10 +48,10 @@ export function closeAfterUnreadBody(bounds: LingerBounds = LINGER_BOUNDS): onSe
 type ClosingSocket = Socket & { destroySoon(): void }
 
 /**
- * Once the answer to `request` is written, Node's HTTP server drops the rest of an
+ * Once the response to `request` is written, Node's HTTP server drops the rest of an
  * unread body inside its parser, unseen, and ends the connection with
  * `socket.destroySoon()`: the FIN, then the socket destroyed at once, unread bytes and
- * all. For this answer the rest is read here instead, counted, and the socket
+ * all. For this response the rest is read here instead, counted, and the socket
  * destroyed only once the client has stopped or a bound is reached.
  */
 function lingerOnClose(request: IncomingMessage, response: ServerResponse, bounds: LingerBounds): void {
@@ -67,7 +67,7 @@ function lingerOnClose(request: IncomingMessage, response: ServerResponse, bound
   // Before Node's own 'finish' listener, which would drop the body unseen.
   response.prependOnceListener('finish', () => {
     if (request.complete) return
-    // Whatever read the body before the answer has no use for the rest (Node's own
+    // Whatever read the body before the response has no use for the rest (Node's own
     // drain drops its listeners too).
     request.unpipe()
     request.removeAllListeners('data')

@@ -29,7 +29,7 @@ export function answerNodeServerEvents(app: FastifyInstance, errorResponses: Err
   app.server.on('checkContinue', (req, res) => {
     // Readable calls _read whenever a reader wants data, in flowing mode (on('data'),
     // pipe) and paused mode (read(), for await) alike: the first call says the body is
-    // wanted. The drain of an unread body after the answer (lingering-close.ts): nothing then.
+    // wanted. The drain of an unread body after the response (lingering-close.ts): nothing then.
     const read = req._read
     let asked = false
     req._read = function readAfterContinue(size) {

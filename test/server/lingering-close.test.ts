@@ -1,5 +1,5 @@
 /**
- * An answer sent before the request's body has all arrived reaches the client whole,
+ * A response sent before the request's body has all arrived reaches the client whole,
  * over a real socket: the server reads and drops the rest of the body, within a bound,
  * before it closes, instead of resetting the connection under a client still sending
  * (server/framework/lingering-close.ts). The clients here are raw sockets, twenty times
@@ -17,7 +17,7 @@ const ROUNDS = 20
 
 interface Outcome {
   /** Every byte the server sent until the connection ended. */
-  readonly answer: string
+  readonly response: string
   /** How the connection ended for the client: undefined when cleanly, else the error code. */
   readonly error: string | undefined
 }
@@ -34,43 +34,43 @@ function chunked(body: Buffer): Buffer {
 }
 
 /**
- * Writes `head` and `body` without reading a byte, then reads the answer until the
+ * Writes `head` and `body` without reading a byte, then reads the response until the
  * server closes. A write that fails (the server reset the connection) loses whatever
- * answer had arrived unread: what a client that sends first and reads after sees.
+ * response had arrived unread: what a client that sends first and reads after sees.
  */
 function sendThenRead(origin: string, head: string, body: Buffer, timeoutMs = 10_000): Promise<Outcome> {
   const { hostname, port } = new URL(origin)
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), hostname)
     socket.pause()
-    let answer = ''
+    let response = ''
     let error: string | undefined
     const timer = setTimeout(() => {
       socket.destroy()
-      reject(new Error(`the connection was still open after ${timeoutMs} ms: ${answer.slice(0, 100)}`))
+      reject(new Error(`the connection was still open after ${timeoutMs} ms: ${response.slice(0, 100)}`))
     }, timeoutMs)
     socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message))
     socket.on('close', () => {
       clearTimeout(timer)
-      resolve({ answer, error })
+      resolve({ response, error })
     })
     socket.write(head)
     socket.write(body, (failed) => {
       if (failed) return
-      socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')))
+      socket.on('data', (chunk: Buffer) => (response += chunk.toString('latin1')))
       socket.resume()
     })
   })
 }
 
-/** Of `ROUNDS` outcomes, those whose answer starts with `statusLine`; the others described. */
+/** Of `ROUNDS` outcomes, those whose response starts with `statusLine`; the others described. */
 async function tally(round: () => Promise<Outcome>, statusLine: string): Promise<{ whole: number; others: string[] }> {
   let whole = 0
   const others: string[] = []
   for (let i = 0; i < ROUNDS; i++) {
-    const { answer, error } = await round()
-    if (answer.startsWith(`HTTP/1.1 ${statusLine}\r\n`)) whole++
-    else others.push(`${JSON.stringify(answer.slice(0, 40))} (${error ?? 'closed'})`)
+    const { response, error } = await round()
+    if (response.startsWith(`HTTP/1.1 ${statusLine}\r\n`)) whole++
+    else others.push(`${JSON.stringify(response.slice(0, 40))} (${error ?? 'closed'})`)
   }
   return { whole, others }
 }
@@ -83,10 +83,10 @@ t.test('a signed-out multipart post to a guarded page, 8 MiB sent before reading
   ])
   const head = postHead(origin, '/account', `Content-Length: ${body.length}`)
   const first = await sendThenRead(origin, head, body)
-  t.match(first.answer, /\r\nlocation: \/login\?next=%2Faccount\r\n/, 'the guard sends to the sign-in page')
-  t.match(first.answer, /\r\nconnection: close\r\n/i, 'and closes the connection after')
+  t.match(first.response, /\r\nlocation: \/login\?next=%2Faccount\r\n/, 'the guard sends to the sign-in page')
+  t.match(first.response, /\r\nconnection: close\r\n/i, 'and closes the connection after')
   const { whole, others } = await tally(() => sendThenRead(origin, head, body), '303 See Other')
-  t.same(others, [], 'no answer lost')
+  t.same(others, [], 'no response lost')
   t.equal(whole, ROUNDS, `${whole} of ${ROUNDS} read their 303`)
 })
 
@@ -102,10 +102,10 @@ t.test('a chunked upload past the limits, 8 MiB sent before reading: the 413 arr
   const head = postHead(origin, '/contact', 'Transfer-Encoding: chunked')
   const body = chunked(form)
   const first = await sendThenRead(origin, head, body)
-  t.match(first.answer, 'A form with files may be at most 1 MiB', 'the limit is named')
-  t.match(first.answer, /\r\nconnection: close\r\n/i, 'the rest of the body was not taken in before the answer')
+  t.match(first.response, 'A form with files may be at most 1 MiB', 'the limit is named')
+  t.match(first.response, /\r\nconnection: close\r\n/i, 'the rest of the body was not taken in before the response')
   const { whole, others } = await tally(() => sendThenRead(origin, head, body), '413 Payload Too Large')
-  t.same(others, [], 'no answer lost')
+  t.same(others, [], 'no response lost')
   t.equal(whole, ROUNDS, `${whole} of ${ROUNDS} read their 413`)
 })
 
@@ -116,17 +116,17 @@ t.test('a chunked upload past the limits, 8 MiB sent before reading: the 413 arr
 function sendForever(origin: string, head: string, chunk: Buffer, everyMs?: number) {
   const { hostname, port } = new URL(origin)
   const socket = net.connect({ port: Number(port), host: hostname, allowHalfOpen: true })
-  let answer = ''
+  let response = ''
   let sent = 0
   let interval: NodeJS.Timeout | undefined
-  const closed = new Promise<{ answer: string; sent: number; at: number }>((resolve) => {
+  const closed = new Promise<{ response: string; sent: number; at: number }>((resolve) => {
     socket.on('close', () => {
       clearInterval(interval)
-      resolve({ answer, sent, at: Date.now() })
+      resolve({ response, sent, at: Date.now() })
     })
   })
   socket.on('error', () => {}) // the server's reset, once it stops reading, is expected
-  socket.on('data', (data: Buffer) => (answer += data.toString('latin1')))
+  socket.on('data', (data: Buffer) => (response += data.toString('latin1')))
   const write = () => {
     if (socket.destroyed || socket.writableEnded) return false
     sent += chunk.length
@@ -140,7 +140,7 @@ function sendForever(origin: string, head: string, chunk: Buffer, everyMs?: numb
     if (everyMs === undefined) flood()
     else interval = setInterval(write, everyMs)
   })
-  return { closed, answered: () => answer.includes('\r\n\r\n'), destroy: () => socket.destroy() }
+  return { closed, destroy: () => socket.destroy() }
 }
 
 /** Waits for `promise`, failing after `ms`: a connection the server never closed. */
@@ -154,14 +154,14 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
   }
 }
 
-t.test('a client that never stops sending: answered, then closed within the bound', async (t) => {
+t.test('a client that never stops sending: it gets its response, then the connection closes within the bound', async (t) => {
   t.test('as fast as it can: closed once the byte bound is read', async (t) => {
     const { origin } = await listenTestApp(t)
     const head = postHead(origin, '/account', `Content-Length: ${1024 * 1024 * MiB}`)
     const client = sendForever(origin, head, Buffer.alloc(64 * 1024, 'a'))
     t.teardown(client.destroy)
-    const { answer, sent } = await within(client.closed, LINGER_BOUNDS.maxMs + 5_000, 'the flooding client was closed')
-    t.match(answer, /^HTTP\/1\.1 303 See Other\r\n/, 'it got its answer')
+    const { response, sent } = await within(client.closed, LINGER_BOUNDS.maxMs + 5_000, 'the flooding client was closed')
+    t.match(response, /^HTTP\/1\.1 303 See Other\r\n/, 'it got its response')
     // What it sent past the bound is what the socket buffers of both ends took in.
     t.ok(sent < LINGER_BOUNDS.maxBytes + 64 * MiB, `${Math.round(sent / MiB)} MiB sent before the close`)
   })
@@ -173,29 +173,29 @@ t.test('a client that never stops sending: answered, then closed within the boun
     const client = sendForever(origin, head, Buffer.from('10\r\n0123456789abcdef\r\n'), 20)
     t.teardown(client.destroy)
     const start = Date.now()
-    const { answer, at } = await within(client.closed, bounds.maxMs + 5_000, 'the trickling client was closed')
-    t.match(answer, /^HTTP\/1\.1 303 See Other\r\n/, 'it got its answer')
+    const { response, at } = await within(client.closed, bounds.maxMs + 5_000, 'the trickling client was closed')
+    t.match(response, /^HTTP\/1\.1 303 See Other\r\n/, 'it got its response')
     t.ok(at - start >= bounds.maxMs, `closed after ${at - start} ms, once the bound had passed`)
   })
 })
 
-t.test('a client that stops when answered: the connection ends as soon as it closes, without waiting out the bound', async (t) => {
+t.test('a client that stops once it has the response: the connection ends as soon as it closes, without waiting out the bound', async (t) => {
   const { origin } = await listenTestApp(t)
   const body = multipartBody([{ name: 'attachment', filename: 'scan.pdf', type: 'application/pdf', content: fileOf('pdf', 32 * MiB) }])
   const { hostname, port } = new URL(origin)
   const socket = net.connect(Number(port), hostname) // not half-open: the server's FIN ends it
-  let answer = ''
+  let response = ''
   const start = Date.now()
   const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())))
   socket.on('error', () => {})
   socket.on('data', (data: Buffer) => {
-    answer += data.toString('latin1')
-    if (answer.includes('\r\n\r\n')) socket.end() // the answer is in: stop sending
+    response += data.toString('latin1')
+    if (response.includes('\r\n\r\n')) socket.end() // the response is in: stop sending
   })
   socket.write(postHead(origin, '/account', `Content-Length: ${body.length}`))
   socket.write(body)
   const at = await within(closed, LINGER_BOUNDS.maxMs, 'the connection ended')
-  t.match(answer, /^HTTP\/1\.1 303 See Other\r\n/)
+  t.match(response, /^HTTP\/1\.1 303 See Other\r\n/)
   t.ok(at - start < LINGER_BOUNDS.maxMs, `ended after ${at - start} ms`)
 })
 
@@ -206,25 +206,25 @@ t.test('keep-alive is untouched: a body read whole leaves the connection open fo
   t.teardown(() => socket.destroy())
   let received = ''
   socket.on('data', (data: Buffer) => (received += data.toString('latin1')))
-  const answers = () => received.match(/HTTP\/1\.1 \d{3} [^\r]*/g) ?? []
+  const statusLines = () => received.match(/HTTP\/1\.1 \d{3} [^\r]*/g) ?? []
   const form = '_action=signOut'
   socket.write(
     `POST /account HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${origin}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
       `Content-Length: ${form.length}\r\n\r\n${form}`,
   )
   await within(
-    new Promise<void>((resolve) => socket.on('data', () => answers().length === 1 && received.includes('\r\n\r\n') && resolve())),
+    new Promise<void>((resolve) => socket.on('data', () => statusLines().length === 1 && received.includes('\r\n\r\n') && resolve())),
     5_000,
-    'the first answer',
+    'the first response',
   )
-  t.match(answers()[0], '303 See Other', 'a signed-out post, its body read whole: the 303')
+  t.match(statusLines()[0], '303 See Other', 'a signed-out post, its body read whole: the 303')
   t.notMatch(received, /\r\nconnection: close\r\n/i, 'without Connection: close')
   socket.write(`GET /about HTTP/1.1\r\nHost: ${host}\r\n\r\n`)
   await within(
     new Promise<void>((resolve) => socket.on('data', () => received.includes('</html>') && resolve())),
     5_000,
-    'the second answer, on the same connection',
+    'the second response, on the same connection',
   )
-  t.match(answers()[1], '200 OK', 'the next request on the same connection is answered')
+  t.match(statusLines()[1], '200 OK', 'the next request on the same connection gets its response')
   t.notOk(socket.destroyed, 'and the connection is still open')
 })

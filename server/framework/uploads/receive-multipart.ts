@@ -94,7 +94,7 @@ function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal, stopR
   const countBytes = (chunk: Buffer) => {
     received += chunk.length
     if (received > options.maxBytes && !overTotal.signal.aborted) {
-      // At once: until the refusal reaches the reading's catch, the body would flow on.
+      // At once: until the error reaches the reading's catch, the body would flow on.
       stopReading()
       overTotal.abort(totalTooLarge)
     }
