@@ -19,7 +19,6 @@ import { execFileSync, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { median } from '../bench-navigation.js'
 import { AB_FIGURES, type AbOptions } from './ab-args.js'
 import { DURATION_S, load, warmUp } from './load.js'
 import { projectRoot, startApp, stop, TASKSET } from './processes.js'
@@ -98,6 +97,13 @@ async function measure(options: AbOptions, servers: readonly [Server, Server]): 
 }
 
 const two = (value: number) => value.toFixed(2)
+
+/** The middle value; with an even count, the mean of the two middle ones (an A/B run may have any number of rounds). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = sorted.length / 2
+  return Number.isInteger(middle) ? Math.round((sorted[middle - 1]! + sorted[middle]!) / 2) : sorted[Math.floor(middle)]!
+}
 
 /** Each side's rounds and median, B/A of the medians, and the lowest and highest of the rounds' B/A. */
 function comparison([a, b]: readonly [number[], number[]], unit: string): string {
