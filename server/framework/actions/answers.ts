@@ -1,8 +1,6 @@
 /**
- * How a form post is answered (docs/architecture.md, "Server actions"): success is 303
- * See Other, a refused submission the page again with 422, an error (classified by
- * failures.ts) an error page; a client that sends `Accept: application/json` gets each
- * as JSON instead.
+ * How a form post is answered (docs/architecture.md, "Server actions"): 303, 422 with the
+ * page again, or an error page; JSON instead for `Accept: application/json`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ActionResponse, ActionState, Changed } from '../../../shared/framework/actions.js'
@@ -29,7 +27,6 @@ export interface ActionAnswers {
 export function actionAnswers(pages: PageResponder): ActionAnswers {
   const { buildId } = pages
 
-  /** JSON for scripts, an error page for browsers. */
   async function sendError(request: FastifyRequest, reply: FastifyReply, error: ClientError, serverError?: ServerError) {
     const { status, code, message } = error
     reply.header('cache-control', NO_STORE)
@@ -58,11 +55,9 @@ export function actionAnswers(pages: PageResponder): ActionAnswers {
     }
   }
 
-  /** A refused submission: the errors as JSON for a script, else the page again with them (422). */
   async function answerInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState) {
     reply.header('cache-control', NO_STORE)
     if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
-    // No JavaScript: the page again, with the errors next to their fields.
     const resolution = await pages.resolve(request, view, location)
     await resolution.response?.applyTo(reply)
     if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
@@ -74,10 +69,7 @@ export function actionAnswers(pages: PageResponder): ActionAnswers {
   return { sendClientError, sendFailure, answerInvalid, answerSuccess }
 }
 
-/**
- * Success: 303 See Other for a browser form (the page it lands on is loaded whole), JSON
- * for a script (a fetch would follow the 303), with what the action changed.
- */
+/** JSON for a script, as a fetch would follow a 303 and lose what the action changed. */
 function answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed) {
   const location = sameSiteLocation(to)
   reply.header('cache-control', NO_STORE)

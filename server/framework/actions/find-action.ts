@@ -8,7 +8,6 @@ import type { ActionHandler, AnyAppDefinition } from '../page-definition.js'
 
 type Handlers = Readonly<Record<string, ActionHandler<any, string, string>>>
 
-/** An action a form named: where it is declared, its fields and file fields, and its handler. */
 export interface FoundAction {
   readonly name: string
   readonly owner: ActionOwner
@@ -19,10 +18,7 @@ export interface FoundAction {
   readonly handler: ActionHandler<any, string, string>
 }
 
-/**
- * The action `name` a form posts to a page, from its route or a layout around it, or
- * why there is none to run (own properties only, so `toString` is not an action).
- */
+/** Own properties only, so `toString` is not an action. */
 export function actionNamed(definition: AnyAppDefinition, match: RouteMatch | null, name: string | null): FoundAction | ClientError {
   if (!name) return errors.NO_ACTION(ACTION_FIELD)
   const owner = actionOwner(definition.router, match?.id, name)

@@ -1,9 +1,4 @@
-/**
- * The fields and files of a form post: the urlencoded body as Fastify parsed it, or a
- * multipart one read now, only for a page whose actions take files, its files checked
- * and stored as they arrive (server/framework/uploads/receive-multipart.ts). A refusal
- * comes back as one, for the caller to answer.
- */
+/** The fields and files of a form post; a refusal comes back as one, for the caller to answer. */
 import type { FastifyRequest } from 'fastify'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import { ACTION_BODY_LIMIT } from '../body-limits.js'
@@ -20,7 +15,6 @@ export const FORM_TYPE = 'application/x-www-form-urlencoded'
 export interface FormSource {
   readonly multipart: boolean
   readonly match: RouteMatch | null
-  /** Where files are kept while their action runs, and the most one form may have. */
   readonly uploads: { readonly dir: string; readonly maxBytes: number }
   readonly findAction: (name: string | null) => FoundAction | ClientError
 }

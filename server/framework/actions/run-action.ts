@@ -1,7 +1,4 @@
-/**
- * Runs the action a form names, with the form's fields and files, and answers its
- * outcome: success, a refused submission, or what it threw (classified by failures.ts).
- */
+/** Runs the action a form names and answers its outcome. */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ActionInput, ActionOutcome, Changed } from '../../../shared/framework/actions.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
@@ -15,7 +12,6 @@ import type { ActionAnswers } from './answers.js'
 import type { FoundAction } from './find-action.js'
 import type { GuardOutcome } from '../guards.js'
 
-/** The page a form was posted to, and what its guards passed to the action. */
 export interface PostedPage {
   readonly view: AppView
   readonly location: CanonicalLocation
@@ -24,7 +20,7 @@ export interface PostedPage {
   readonly guard: unknown
 }
 
-/** Runs the action a form names with the form's fields and files (released once it is over), and answers its outcome. */
+/** `release` frees the form's files: called once the action is over, whatever its outcome. */
 export async function answerForm(
   answers: ActionAnswers,
   request: FastifyRequest,
@@ -77,9 +73,7 @@ export async function answerForm(
 
   await response.applyTo(reply)
   if (outcome.ok) {
-    // The action has done its work: a `changed` naming what the app lacks is a server
-    // error to fix (logged and reported), but the response is its success, telling the
-    // browser to refresh everything.
+    // The work is done: an unknown `changed` is reported, but the answer is a success that refreshes everything.
     const unknown = outcome.changed && unknownChanged(view, outcome.changed)
     if (unknown) serverError(request, new TypeError(unknown), 'action named an unknown change', { action: name })
     return answers.answerSuccess(request, reply, outcome.redirect ?? location.key, unknown ? undefined : outcome.changed)
@@ -92,7 +86,6 @@ export async function answerForm(
   })
 }
 
-/** What is wrong with an action's `changed` (a route or layout id the app does not have), if anything. */
 function unknownChanged(view: AppView, changed: Changed): string | undefined {
   const { routes, layouts } = view.definition.router
   const route = changed.routes?.find((id) => !Object.hasOwn(routes, id))
@@ -102,7 +95,6 @@ function unknownChanged(view: AppView, changed: Changed): string | undefined {
   return undefined
 }
 
-/** Where a thrown value came from, for the log line and the report. */
 interface ThrownAt {
   readonly what: 'action failed' | 'guard failed'
   readonly routeId?: string
@@ -115,13 +107,13 @@ export async function answerThrown(answers: ActionAnswers, request: FastifyReque
   return answers.sendFailure(request, reply, classify(request, error, what, source))
 }
 
-/** The submitted values a refused form is shown again with: all but the secret fields' (docs/guide/forms-and-actions.md, "Secret fields"). */
+/** docs/guide/forms-and-actions.md, "Secret fields". */
 export function valuesToKeep(input: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
   if (secrets.length === 0) return { ...input }
   return Object.fromEntries(Object.entries(input).filter(([field]) => !secrets.includes(field)))
 }
 
-/** A post a guard of its page stopped, answered as the page would be (its cookies included). */
+/** Answered as the page would be, its cookies included. */
 export async function answerGuardStop(
   answers: ActionAnswers,
   request: FastifyRequest,

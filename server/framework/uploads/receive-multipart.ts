@@ -1,12 +1,7 @@
 /**
- * Reads a multipart form (@fastify/multipart's part iterator) into what an action
- * gets: its text fields, exactly as an urlencoded body would give them, and its files,
- * stored one by one as they arrive (store-upload.ts).
- *
- * Which files the form may carry depends on its action, so `_action` must come before
- * the first file (it does: `<Form>` renders it first, and browsers send fields in
- * document order). Anything over a limit stops the reading at once: the caller
- * answers and closes the connection instead of taking in the rest of the body.
+ * Reads a multipart form into what an action gets. `_action` must come before the first
+ * file, as its action decides which files it may carry (`<Form>` renders it first, and
+ * browsers send fields in document order). Anything over a limit stops the reading at once.
  */
 import type { FastifyRequest } from 'fastify'
 import type { Multipart, MultipartFile, MultipartValue } from '@fastify/multipart'
@@ -18,44 +13,32 @@ import { isUploadRefusal, UploadRefusal } from './upload-refusal.js'
 
 /** What one multipart form may hold besides its bytes: generous for any real form, small enough to parse cheaply. */
 export const MULTIPART_LIMITS = {
-  /** Text fields. */
   fields: 100,
-  /** Parts of any kind (text fields, files, parts without a name). */
   parts: 120,
-  /** Bytes of a field's name. */
   fieldNameSize: 100,
-  /** Headers of one part (a browser sends two or three). */
+  // A browser sends two or three.
   headerPairs: 20,
 } as const
 
 export interface ReceiveOptions {
-  /** Where files are stored while the action runs (UPLOAD_DIR). */
   readonly dir: string
-  /** The most bytes the whole body may have (UPLOAD_MAX_BYTES). */
   readonly maxBytes: number
-  /** The most bytes all text fields together may have: what an urlencoded form may. */
+  /** All text fields together: what an urlencoded form may have. */
   readonly maxTextBytes: number
-  /**
-   * The file fields of the action the form names; throws an UploadRefusal when there
-   * is no such action or it takes no files.
-   */
+  /** Throws an UploadRefusal when there is no such action or it takes no files. */
   readonly fileFieldsOf: (action: string) => FileFieldsDecl
-  /** Keep reading past a file of the wrong type, to report it with the rest of the form (see store-upload.ts). */
   readonly readPastWrongType: boolean
 }
 
 export interface ReceivedForm {
-  /** The text fields, in order, as an urlencoded body would give them. */
   readonly fields: URLSearchParams
-  /** The stored files by field; a field whose input was left empty has none. */
   readonly files: ReadonlyMap<string, UploadedFile>
-  /** With `readPastWrongType`: the file fields whose file was refused (a wrong type, empty), and what to tell the user. */
+  /** With `readPastWrongType`: what to tell the user next to each refused file field. */
   readonly refusedFiles: Readonly<Record<string, string>>
 }
 
 const refuse = (error: ClientError) => new UploadRefusal(error)
 
-/** @fastify/multipart's errors, by code, in our words. */
 const PARSER_ERRORS: Readonly<Record<string, ClientError>> = {
   FST_PARTS_LIMIT: errors.TOO_MANY_PARTS(MULTIPART_LIMITS.parts),
   FST_FIELDS_LIMIT: errors.TOO_MANY_FIELDS(MULTIPART_LIMITS.fields),
@@ -70,22 +53,15 @@ function parserRefusal(error: unknown): UploadRefusal {
   return new UploadRefusal((typeof code === 'string' ? PARSER_ERRORS[code] : undefined) ?? errors.MULTIPART_MALFORMED())
 }
 
-/** The form as read so far, filled in part by part. */
 interface FormSoFar {
   readonly fields: URLSearchParams
   readonly files: Map<string, UploadedFile>
   readonly refusedFiles: Record<string, string>
-  /** Bytes of the text fields' names and values, against `maxTextBytes`. */
   textBytes: number
-  /** The action's file fields, known from its first file on. */
   fileFields?: FileFieldsDecl
 }
 
-/**
- * The body's total, counted as its bytes come in: past `maxBytes`, the reading stops,
- * `signal` aborts (whatever is being read, a file or the next part, stops at once) and
- * `stopped` rejects.
- */
+/** Past `maxBytes`, `signal` aborts (whatever is being read stops at once) and `stopped` rejects. */
 function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal, stopReading: () => void) {
   let received = 0
   const overTotal = new AbortController()
@@ -102,19 +78,14 @@ function totalLimit(options: ReceiveOptions, totalTooLarge: UploadRefusal, stopR
   return { signal: overTotal.signal, stopped, countBytes }
 }
 
-/**
- * Reads the multipart body of `request`. Throws an UploadRefusal (after removing every
- * file it stored) when the form breaks a limit or a rule; the caller removes the files
- * of a form it got back once the action is over.
- */
+/** Throws an UploadRefusal after removing every file it stored; the caller removes those of a form it gets back. */
 export async function receiveMultipart(request: FastifyRequest, options: ReceiveOptions): Promise<ReceivedForm> {
   const totalTooLarge = refuse(errors.FORM_WITH_FILES_TOO_LARGE(describeBytes(options.maxBytes), options.maxBytes))
   // A declared length over the limit is refused before a byte is read.
   if (Number(request.headers['content-length'] ?? 0) > options.maxBytes) throw totalTooLarge
 
   const form: FormSoFar = { fields: new URLSearchParams(), files: new Map(), refusedFiles: {}, textBytes: 0 }
-  // Whatever refuses the form stops the reading: unpiped alone, the request would go on
-  // flowing (the counter listens for data) and take in the rest of the body into nowhere.
+  // Unpiped alone, the request would go on flowing (the counter listens for data) into nowhere.
   const stopReading = () => {
     request.raw.off('data', total.countBytes)
     request.raw.unpipe()
@@ -124,15 +95,14 @@ export async function receiveMultipart(request: FastifyRequest, options: Receive
   const parts = request
     .parts({
       limits: { ...MULTIPART_LIMITS, fieldSize: options.maxTextBytes, fileSize: Infinity, files: MULTIPART_LIMITS.parts },
-      // Our own limits decide (per field, and in total); the parser never cuts a file short by itself.
+      // Our own limits decide; the parser never cuts a file short by itself.
       throwFileSizeLimit: false,
-      // A file is a part with a file name, as HTML forms send them (not any part typed application/octet-stream).
+      // As HTML forms send them, not any part typed application/octet-stream.
       isPartAFile: (_field: string | undefined, _type: string | undefined, filename: string | undefined) => filename !== undefined,
     } as Parameters<FastifyRequest['parts']>[0])
     [Symbol.asyncIterator]()
   try {
-    // The first step pipes the request into the parser; counting starts only then, or
-    // listening for data would set the body flowing into nowhere.
+    // The first step pipes the request into the parser; listening for data before would set it flowing into nowhere.
     let next = parts.next()
     request.raw.on('data', total.countBytes)
     for (;;) {
@@ -168,13 +138,11 @@ function addTextField(form: FormSoFar, part: MultipartValue, options: ReceiveOpt
   form.fields.append(part.fieldname, part.value)
 }
 
-/** A file part, stored under its declared field's rule; an empty file input stores nothing. */
 async function receiveFile(form: FormSoFar, part: MultipartFile, options: ReceiveOptions, total: ReturnType<typeof totalLimit>): Promise<void> {
   const fileFields = (form.fileFields ??= fileFieldsFor(form.fields, options))
   const field = part.fieldname
   if (!part.filename) {
-    // An empty file input: browsers send a part with no name and no bytes. No file.
-    // Bytes without a name (a script's `new File([bytes], '')`) are refused, not dropped.
+    // An empty file input sends no name and no bytes; bytes without a name (`new File([bytes], '')`) are refused.
     const bytes = await Promise.race([drain(part.file), total.stopped])
     if (bytes > 0) throw refuse(errors.FILE_WITHOUT_NAME(JSON.stringify(field.slice(0, 100))))
     return
@@ -193,12 +161,10 @@ async function receiveFile(form: FormSoFar, part: MultipartFile, options: Receiv
     form.files.set(field, await stored)
   } catch (error) {
     if (!(options.readPastWrongType && isUploadRefusal(error) && error.fieldMessage !== undefined)) throw error
-    // Shown next to the file input, which already says which field it is.
     form.refusedFiles[field] = error.fieldMessage
   }
 }
 
-/** The file fields of the form's action, which must be named before its first file. */
 function fileFieldsFor(fields: URLSearchParams, options: ReceiveOptions): FileFieldsDecl {
   const action = fields.get(ACTION_FIELD)
   if (action === null) {
@@ -207,12 +173,10 @@ function fileFieldsFor(fields: URLSearchParams, options: ReceiveOptions): FileFi
   return options.fileFieldsOf(action)
 }
 
-/** An error of the operating system (a failed open or write), as opposed to one about the body. */
 function isSystemError(error: unknown): boolean {
   return typeof (error as NodeJS.ErrnoException | null)?.syscall === 'string'
 }
 
-/** Reads a part to its end, keeping nothing; how many bytes it had. */
 async function drain(stream: NodeJS.ReadableStream): Promise<number> {
   let bytes = 0
   for await (const chunk of stream) bytes += (chunk as Buffer).length

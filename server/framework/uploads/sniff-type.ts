@@ -1,21 +1,15 @@
-/**
- * What a file is, by its first bytes. A browser declares a file's type from its name,
- * and a client can declare anything, so a file field's types are checked against the
- * content too: a `.png` that is really a script is refused.
- */
+/** What a file is, by its first bytes: a client can declare any type, so a `.png` that is really a script is refused. */
 import type { UploadType } from '../../../shared/framework/uploads.js'
 
-/** The signature of each type a file field may allow (a Record: a type added to UPLOAD_TYPES must say how it is recognised). */
+/** A Record: a type added to UPLOAD_TYPES must say how it is recognised. */
 const SIGNATURES: Readonly<Record<UploadType, Buffer>> = {
   'image/png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
   'image/jpeg': Buffer.from([0xff, 0xd8, 0xff]),
   'application/pdf': Buffer.from('%PDF-', 'latin1'),
 }
 
-/** How many bytes of a file `sniffType` needs to decide: the longest signature. */
 export const SNIFF_BYTES = Math.max(...Object.values(SIGNATURES).map((signature) => signature.length))
 
-/** The type whose signature `head` (a file's first bytes, up to SNIFF_BYTES) starts with, if any. */
 export function sniffType(head: Buffer): UploadType | undefined {
   for (const [type, signature] of Object.entries(SIGNATURES) as Array<[UploadType, Buffer]>) {
     if (head.length >= signature.length && head.subarray(0, signature.length).equals(signature)) return type

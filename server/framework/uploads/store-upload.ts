@@ -1,8 +1,4 @@
-/**
- * One file part of a multipart form, streamed to a temporary file: counted against its
- * field's limit, its type checked (declared and by its first bytes) and its SHA-256
- * computed on the way, never held whole in memory.
- */
+/** One file part streamed to a temporary file, checked and hashed on the way, never held whole in memory. */
 import { createHash, randomUUID } from 'node:crypto'
 import { createWriteStream, unlinkSync } from 'node:fs'
 import { readdir, stat, unlink } from 'node:fs/promises'
@@ -14,25 +10,17 @@ import { SNIFF_BYTES, sniffType } from './sniff-type.js'
 import { errors } from '../error-registry.js'
 import { UploadRefusal } from './upload-refusal.js'
 
-/** A file part as the multipart parser hands it over. */
 export interface FilePart {
   readonly field: string
-  /** The file name the client sent (the parser already dropped any directories). */
   readonly filename: string
-  /** The type the client declared for it. */
   readonly declaredType: string
   readonly stream: Readable
 }
 
 export interface StoreOptions {
-  /** Where temporary files go (UPLOAD_DIR). */
   readonly dir: string
-  /** Aborted when the form as a whole is refused (its total size): the file stops at once. */
   readonly signal: AbortSignal
-  /**
-   * A file of the wrong type: read to its end without storing it, then refused (so the
-   * rest of the form can still be read), instead of refused at once.
-   */
+  /** A file of the wrong type is read to its end unstored, then refused, so the rest of the form can be read. */
   readonly readPastWrongType: boolean
 }
 
@@ -52,16 +40,15 @@ export function fileTooLarge(field: string, maxBytes: number): UploadRefusal {
   return new UploadRefusal(errors.FILE_TOO_LARGE(field, describeBytes(maxBytes), maxBytes), field)
 }
 
-/** What every temporary file's name starts with: how a later process knows one left behind. */
+/** How a later process knows a file left behind. */
 const TEMP_PREFIX = 'upload-'
 
-/** A name this module gives (UPLOAD_DIR may be the system's temporary folder, shared with other programs). */
+/** UPLOAD_DIR may be the system's temporary folder, shared with other programs. */
 const LEFT_FILE = new RegExp(`^${TEMP_PREFIX}[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
-/** The temporary files of this process not yet removed: written, or being written. */
 const liveFiles = new Set<string>()
 
-/** Removes temporary files, whether or not they are still there (an action may have moved one). */
+/** Whether or not still there: an action may have moved one. */
 export async function removeFiles(paths: readonly string[]): Promise<void> {
   await Promise.all(
     paths.map(async (file) => {
@@ -71,11 +58,7 @@ export async function removeFiles(paths: readonly string[]): Promise<void> {
   )
 }
 
-/**
- * Removes, at once, every temporary file this process still has: for a process that
- * exits with uploads in progress (its grace period outlasted, a second signal), whose
- * requests will never reach their own removal.
- */
+/** For a process that exits with uploads in progress, whose requests will never reach their own removal. */
 export function removeLiveFilesSync(): void {
   for (const file of liveFiles) {
     try {
@@ -88,11 +71,8 @@ export function removeLiveFilesSync(): void {
 }
 
 /**
- * Removes the temporary files an earlier process left in `dir` (killed before it could
- * remove them: SIGKILL, a crash) that were last written over `olderThanMs` ago. Another
- * process sharing the folder may be writing one right now, so a recent file is left
- * alone: a request's body arrives within the server's request timeout, and no action
- * keeps a file past its answer. Resolves with how many were removed.
+ * Files an earlier process left (SIGKILL, a crash). A recent one may be another process's, being
+ * written: a body arrives within the request timeout, and no action keeps a file past its answer.
  */
 export async function removeStaleFiles(dir: string, olderThanMs: number, now = Date.now()): Promise<number> {
   let removed = 0
@@ -107,22 +87,13 @@ export async function removeStaleFiles(dir: string, olderThanMs: number, now = D
   return removed
 }
 
-/**
- * What is left of a client's file name to show: no directories, no control
- * characters, at most 255 characters. It only ever names the file to people; the
- * stored file's name is random.
- */
+/** Only ever shown to people; the stored file's name is random. */
 export function displayName(filename: string): string {
   const name = (filename.split(/[/\\]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim()
   return Array.from(name).slice(0, 255).join('') || 'file'
 }
 
-/**
- * Stores `part` under a random name in `options.dir`. Throws an UploadRefusal (413
- * over the field's limit, 415 for a type the field does not take, 400 for an empty
- * file) after removing what it wrote; with `readPastWrongType`, a wrong type is refused
- * only once the part has been read to its end.
- */
+/** Throws an UploadRefusal (413, 415, 400 for an empty file) after removing what it wrote. */
 export async function storeUpload(part: FilePart, rule: FileRule, options: StoreOptions): Promise<UploadedFile> {
   const declared = rule.types.find((type) => type === part.declaredType)
   if (!declared && !options.readPastWrongType) throw wrongType(part, rule)
@@ -161,8 +132,7 @@ export async function storeUpload(part: FilePart, rule: FileRule, options: Store
   try {
     await pipeline(part.stream, inspect, file, { signal: options.signal })
   } catch (error) {
-    // A part refused at once (a 2-byte file) can fail the pipeline before the file is
-    // even open: removed now, it would be created just after. Its close comes after the open.
+    // A part refused at once can fail before the file is open: removed now, it would be created just after.
     if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()))
     await removeFiles([tempPath])
     throw options.signal.aborted ? options.signal.reason : error

@@ -1,16 +1,11 @@
-/**
- * Why a multipart form was refused while it arrived: a status, our code, our words,
- * and the file field it concerns when there is one. A refusal with a `fieldMessage`
- * (a wrong type, an empty file) can be shown next to that field, the rest of the form
- * kept, instead of on an error page.
- */
+/** Why a multipart form was refused while it arrived. */
 import type { ClientError } from '../error-registry.js'
 
 export class UploadRefusal extends Error implements ClientError {
   readonly status: number
   readonly code: string
   readonly field: string | undefined
-  /** What to tell the user next to the file input, when the form is shown again. */
+  /** When set, shown next to the file input with the rest of the form kept, not on an error page. */
   readonly fieldMessage: string | undefined
 
   constructor(refusal: ClientError, field?: string, fieldMessage?: string) {
