@@ -1,9 +1,6 @@
 /**
- * Configuration from environment variables (docs/architecture.md, "Operations"), validated once at start: a
- * bad value throws a ConfigError naming the variable, and main.ts exits 1 with it.
- * Each variable is declared once, in config/variables.ts (name, meaning, default,
- * parser), and read through that list by config/load.ts; the rest of the server takes
- * the typed `AppConfig` (config/types.ts) from here.
+ * Configuration from environment variables (docs/architecture.md, "Operations"), validated once at
+ * start: a bad value throws a ConfigError naming the variable, and main.ts exits 1 with it.
  */
 export {
   ConfigError,

@@ -1,12 +1,8 @@
-/**
- * Reads the environment through the declarations (variables.ts), in their order, and
- * puts each value in its place in `AppConfig`. The first bad value throws its
- * ConfigError; main.ts exits 1 with it.
- */
+/** Reads the environment through the declarations (variables.ts) into `AppConfig`. */
 import { ConfigError, type AppConfig, type Env, type SessionConfig, type SessionStoreKind } from './types.js'
 import { VARIABLES, type Values, type Variable } from './variables.js'
 
-/** One variable's value: parsed when set, its default when unset (or empty, for most). */
+/** Empty counts as unset, for most. */
 function read<T>(variable: Variable<string, T>, raw: string | undefined): T {
   const unset = raw === undefined || (raw === '' && variable.emptyIsUnset !== false)
   if (!unset) return variable.parse(raw, variable.name)
@@ -14,7 +10,6 @@ function read<T>(variable: Variable<string, T>, raw: string | undefined): T {
   return 'literal' in shown ? variable.parse(shown.literal, variable.name) : shown.value()
 }
 
-/** Every declared variable's value, by name. */
 export function readVariables(env: Env): Values {
   const values: Record<string, unknown> = {}
   for (const variable of VARIABLES as readonly Variable[]) values[variable.name] = read(variable, env[variable.name])

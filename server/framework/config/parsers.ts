@@ -1,9 +1,4 @@
-/**
- * One parser per kind of value: each takes a variable's text (set, and not empty unless
- * the variable says an empty value is to be parsed) and its name, and returns the typed
- * value or throws a ConfigError naming the variable. Unset values never reach them: the
- * declaration's default does (variables.ts, load.ts).
- */
+/** One parser per kind of value; unset values never reach them, the declaration's default does. */
 import { accessSync, constants, statSync } from 'node:fs'
 import path from 'node:path'
 import proxyAddr from '@fastify/proxy-addr'
@@ -21,7 +16,6 @@ import {
   type TrustProxy,
 } from './types.js'
 
-/** The text as given (HOST, CLIENT_DIR, SENTRY_ENVIRONMENT, SENTRY_RELEASE). */
 export function parseText(raw: string): string {
   return raw
 }
@@ -51,8 +45,7 @@ export function parseTrustProxy(raw: string, name: string): TrustProxy {
   if (raw === 'true') return true
   if (/^\d+$/.test(raw)) return Number(raw)
   const entries = raw.split(',').map((entry) => entry.trim())
-  // The library Fastify hands the list to decides what is valid, so a value that
-  // passes here cannot fail later inside Fastify.
+  // The library Fastify hands the list to decides, so a value that passes here cannot fail inside Fastify.
   for (const entry of entries) {
     try {
       proxyAddr.compile(entry)
@@ -67,7 +60,6 @@ export function parseTrustProxy(raw: string, name: string): TrustProxy {
   return entries
 }
 
-/** The non-empty entries of a comma-separated list. */
 function listOf(raw: string): string[] {
   return raw
     .split(',')
@@ -192,10 +184,9 @@ export function parseRedisUrl(raw: string, name: string): string {
 }
 
 const DURATION_UNITS_S: Readonly<Record<string, number>> = { s: 1, m: 60, h: 60 * 60, d: 24 * 60 * 60 }
-/** Browsers keep no cookie longer than 400 days (RFC 6265bis), whatever it asks. */
+/** Browsers keep no cookie longer than 400 days, whatever it asks. */
 const MAX_DURATION_S = 400 * 24 * 60 * 60
 
-/** A duration in whole seconds: `3600`, or with a unit, `90s`, `30m`, `12h`, `14d`; from 1 second to 400 days. */
 export function parseDuration(raw: string, name: string): number {
   const match = /^(\d{1,9})([smhd]?)$/.exec(raw.trim())
   const seconds = match ? Number(match[1]) * DURATION_UNITS_S[match[2] || 's']! : NaN
@@ -208,14 +199,12 @@ export function parseDuration(raw: string, name: string): number {
   return seconds
 }
 
-/** Where sessions are kept: SESSION_STORE. */
 export function parseSessionStore(raw: string, name: string): SessionStoreKind {
   const store = SESSION_STORES.find((known) => known === raw.trim().toLowerCase())
   if (!store) throw new ConfigError(name, `must be one of ${SESSION_STORES.join(', ')}, got "${raw}"`)
   return store
 }
 
-/** A `Cross-Origin-Opener-Policy` value, or `off`: none is sent. */
 export function parseOpenerPolicy(raw: string, name: string): OpenerPolicy | undefined {
   const normal = raw.trim().toLowerCase()
   if (normal === '' || normal === 'off') return undefined
@@ -224,7 +213,6 @@ export function parseOpenerPolicy(raw: string, name: string): OpenerPolicy | und
   return policy
 }
 
-/** `on` or `off` (also `true`/`false`, `1`/`0`). */
 export function parseSwitch(raw: string, name: string): boolean {
   const normal = raw.trim().toLowerCase()
   if (['on', 'true', '1'].includes(normal)) return true
@@ -232,13 +220,12 @@ export function parseSwitch(raw: string, name: string): boolean {
   throw new ConfigError(name, `must be "on" or "off", got "${raw}"`)
 }
 
-/** One account, as DEMO_ACCOUNT gives it: the email, and the password's hash (never the password). */
 export interface ConfiguredAccount {
   readonly email: string
   readonly password: PasswordHash
 }
 
-/** `email:password` (split at the first colon: a password may hold colons), hashed at once. */
+/** Split at the first colon: a password may hold colons. */
 export function parseAccount(raw: string, name: string): ConfiguredAccount {
   const colon = raw.indexOf(':')
   const email = raw.slice(0, Math.max(colon, 0)).trim().toLowerCase()

@@ -1,10 +1,6 @@
 /**
- * Every environment variable the server reads, declared once: its name, what it means
- * and its default (both as README.md's "Configuration" table shows them, that table
- * being written from here: scripts/config-table.ts), and its parser. load.ts reads the
- * environment through this list; a new variable is one entry here and its place in
- * `AppConfig` (types.ts, load.ts). test/server/config-docs.test.ts fails when the
- * README's table and this list differ.
+ * Every environment variable the server reads, declared once. README.md's "Configuration" table is
+ * written from here (scripts/config-table.ts); test/server/config-docs.test.ts fails when they differ.
  */
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -14,19 +10,15 @@ import type { ParsedDsn } from '../../../shared/framework/monitoring.js'
 import * as parse from './parsers.js'
 
 /**
- * The default, as the table shows it: a `literal`, the text the variable would be set
- * to (parsed like a set value when the variable is unset, so the table cannot state a
- * different default than the one applied), with an optional `note`; or a `text` for a
- * default no value spells (computed by `value`).
+ * A `literal` is parsed like a set value, so the table cannot state a different default than the one
+ * applied; `text` is for a default no value spells.
  */
 export type Default<T> = { readonly literal: string; readonly note?: string } | { readonly text: string; readonly value: () => T }
 
 export interface Variable<N extends string = string, T = unknown> {
   readonly name: N
-  /** What it does, in Markdown, as the README's table says it. */
   readonly meaning: string
   readonly default: Default<T>
-  /** A set value in its type, or a ConfigError naming the variable. */
   readonly parse: (raw: string, name: string) => T
   /** Most variables take an empty value for unset; these parse it (and refuse it). */
   readonly emptyIsUnset?: false
@@ -38,7 +30,7 @@ function variable<const N extends string, T>(declaration: Variable<N, T>): Varia
 
 const none = <T>(value: T) => ({ text: 'none', value: () => value })
 
-/** The client build beside the server bundle: dist/server/main.js -> dist/client. */
+/** dist/server/main.js -> dist/client. */
 export function defaultClientDir(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../client')
 }
@@ -272,12 +264,10 @@ export const VARIABLES = [
   }),
 ] as const
 
-/** The value each variable was read as, by name. */
 export type Values = {
   [V in (typeof VARIABLES)[number] as V['name']]: V extends Variable<string, infer T> ? T : never
 }
 
-/** The default as the README's table shows it (Markdown). */
 export function defaultText(variable: Variable): string {
   const shown = variable.default
   if ('text' in shown) return shown.text

@@ -1,13 +1,7 @@
 /**
- * `npm run dev` (docs/architecture.md, "Stack", "Known pitfalls"): the production app, with Vite serving the browser's
- * modules (HMR, React Fast Refresh, the error overlay) through @fastify/vite at the
- * root context, and Vite's module runner loading the server's React side (the page
- * modules and the renderer, ssr-entry.ts), fresh after every edit, for the requests
- * that render pages (view-loader.ts). Everything else is the same Fastify app: same
- * plugins, routes, /api and /monitoring.
- *
- * Only scripts/dev-server.ts imports this folder, so production neither bundles nor
- * loads vite, and does not need it installed.
+ * `npm run dev` (docs/architecture.md, "Stack", "Known pitfalls"): the production app, with Vite serving
+ * the browser's modules and loading the server's React side fresh after every edit.
+ * Only scripts/dev-server.ts imports this folder, so production does not need vite installed.
  */
 import type { FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
@@ -21,7 +15,6 @@ import { logRequests } from './request-log.js'
 import { viewLoader, type ViewLoader } from './view-loader.js'
 import { mountViteFiltered } from './vite-requests.js'
 
-/** What the document loads in development instead of the built, hashed files. */
 function developmentManifest(routeIds: readonly string[], preamble: string): BuildManifest {
   return {
     // A new id per process: after a restart, the client's next navigation loads the whole document.
@@ -34,10 +27,7 @@ function developmentManifest(routeIds: readonly string[], preamble: string): Bui
   }
 }
 
-/**
- * Prepares development mode for `buildApp`: `root` is the project folder (where
- * vite.config.ts is), `routeIds` the route table's ids (each has client/pages/<id>.tsx).
- */
+/** `root` is where vite.config.ts is; each of `routeIds` has client/pages/<id>.tsx. */
 export async function prepareDevelopment(root: string, routeIds: readonly string[]): Promise<DevelopmentMode> {
   const [{ default: fastifyVite }, { default: react }, { isRunnableDevEnvironment }] = await Promise.all([
     import('@fastify/vite'),
@@ -53,9 +43,8 @@ export async function prepareDevelopment(root: string, routeIds: readonly string
       mountViteFiltered(fastify, root, () => fastify.vite.devServer?.config.server.fs.allow ?? [])
       await fastify.register(fastifyVite, { root, dev: true })
       await fastify.vite.ready()
-      // vite.config.ts names no server entry: @fastify/vite would import it before every
-      // request, /api and Vite's own modules included, and a page that fails to load
-      // would fail them all. Only the requests that render a page load it, here.
+      // No server entry in vite.config.ts: @fastify/vite would import it before every request, and a
+      // page that fails to load would fail them all. Only the requests that render a page load it.
       const runner = () => {
         const ssr = fastify.vite.devServer?.environments.ssr
         if (!ssr || !isRunnableDevEnvironment(ssr)) throw new Error("Vite's ssr environment has no module runner")

@@ -1,9 +1,4 @@
-/**
- * The answer to a page request when the pages could not be loaded (view-loader.ts): the
- * production 500 (its text and digest) that opens Vite's error overlay with the real
- * error, as a render failure does; page data gets the error payload with the same
- * error. The terminal gets the log line with the stack.
- */
+/** When the pages could not be loaded: the production 500, opening Vite's error overlay with the real error. */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { DevError, ErrorPayload } from '../../../shared/framework/page-payload.js'
@@ -13,7 +8,7 @@ import { NO_STORE } from '../error-responses.js'
 import { devErrorOf } from '../render/resolve-page.js'
 import { requestKindOf } from '../request-kinds.js'
 
-/** What Vite attaches to a transform error (a syntax error): the overlay shows file, line and the code around it. */
+/** What Vite attaches to a transform error: the overlay shows file, line and the code around it. */
 interface ViteErrorFields {
   readonly id?: unknown
   readonly frame?: unknown
@@ -21,7 +16,6 @@ interface ViteErrorFields {
   readonly loc?: unknown
 }
 
-/** The error for the overlay: message and stack, and where in which file when Vite says so. */
 export function overlayErrorOf(error: unknown): DevError {
   const fields = (typeof error === 'object' && error !== null ? error : {}) as ViteErrorFields
   const extra = Object.fromEntries(

@@ -1,10 +1,4 @@
-/**
- * `npm run dev`'s request log: one line per request the app answered (a page, page
- * data, an action, /api, the tunnel) with its status and duration, and nothing for the
- * modules and assets Vite serves unless LOG_LEVEL=debug. Fastify's own two entries per
- * request are off in development (its log controller); failures are logged with
- * their stack where they happen, as in production.
- */
+/** `npm run dev`'s request log: one line per request the app answered; Vite's modules only at LOG_LEVEL=debug. */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 export function logRequests(app: FastifyInstance): void {

@@ -1,8 +1,6 @@
 /**
- * The monitoring tunnel's HTTP client for Sentry's ingest: one POST of an envelope,
- * its answer read whole, redirects never followed (node:http does not follow them),
- * connections kept alive and shared. (Measured: global fetch, with its per-call
- * timeout signal, forwarded about half as many envelopes per second.)
+ * The monitoring tunnel's client for Sentry's ingest; node:http never follows redirects. Measured:
+ * global fetch, with its per-call timeout signal, forwarded about half as many envelopes per second.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
@@ -15,7 +13,6 @@ export interface IngestAnswer {
 
 const agents = { http: new HttpAgent({ keepAlive: true, maxSockets: 64 }), https: new HttpsAgent({ keepAlive: true, maxSockets: 64 }) }
 
-/** Ingest did not answer within the timeout. */
 export class IngestTimeout extends Error {
   override name = 'IngestTimeout'
 }

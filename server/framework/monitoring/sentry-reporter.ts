@@ -1,12 +1,8 @@
-/**
- * The error reporter backed by @sentry/node (initialised by server/framework/instrument.ts before
- * the app was imported). Imported only when SENTRY_DSN is set.
- */
+/** The error reporter backed by @sentry/node; imported only when SENTRY_DSN is set. */
 import type { ErrorReporter } from './error-reporter.js'
 
-// Loaded here, not by a static import: the server bundle inlines this module, and a
-// static import of a package the bundle leaves out is hoisted to the bundle's top,
-// where it would load @sentry/node (a second and a half of CPU) at every start.
+// Not a static import: hoisted to the top of the bundle that inlines this module, it would load
+// @sentry/node (a second and a half of CPU) at every start.
 const Sentry = await import('@sentry/node')
 
 export const sentryReporter: ErrorReporter = {

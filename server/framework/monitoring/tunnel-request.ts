@@ -1,21 +1,14 @@
 /**
- * What a monitoring tunnel request must be to be forwarded, in one place: its query
- * names an allowed DSN, and the envelope's own header names that same DSN. Only then
- * is there a DSN to forward to, so the tunnel can never be an open relay (Next.js'
- * own tunnel once was one: it checked the DSN's shape, not the allow list).
- *
- * The body is bytes: only the first line (the envelope header, at most 64 KiB) is read
- * as JSON, after gunzipping only as far as that line when the body is gzip-encoded; the
- * rest (replays, attachments) is never decoded.
+ * What a monitoring tunnel request must be to be forwarded: its query and its envelope's header name the
+ * same allowed DSN, so the tunnel can never be an open relay. Only the envelope header is ever decoded.
  */
 import { createGunzip } from 'node:zlib'
 import { parseDsn, type ParsedDsn } from '../../../shared/framework/monitoring.js'
 import { errors, type ClientError } from '../error-registry.js'
 
-/** The envelope header line: Sentry's own tunnel reads at most this much of it. */
+/** Sentry's own tunnel reads at most this much of the header line. */
 export const ENVELOPE_HEADER_LIMIT = 64 * 1024
 
-/** The allowed DSN to forward to, or why not. */
 export type TunnelVerdict = { readonly ok: true; readonly dsn: ParsedDsn } | { readonly ok: false; readonly error: ClientError }
 
 interface TunnelQuery {
@@ -24,11 +17,7 @@ interface TunnelQuery {
   readonly r: string | undefined
 }
 
-/**
- * Checks a tunnel request's query: `o` and `p` digits, `r` two lowercase letters or
- * absent, nothing else. Returns the query, or what is wrong with it (naming our
- * parameters, never quoting the client's).
- */
+/** The errors name our parameters, never quoting the client's. */
 export function parseTunnelQuery(query: Readonly<Record<string, unknown>>): { ok: true; query: TunnelQuery } | { ok: false; error: ClientError } {
   for (const name of Object.keys(query)) {
     if (name !== 'o' && name !== 'p' && name !== 'r') return { ok: false, error: errors.TUNNEL_PARAMETERS() }
@@ -40,7 +29,7 @@ export function parseTunnelQuery(query: Readonly<Record<string, unknown>>): { ok
   return { ok: true, query: { o, p, r: r as string | undefined } }
 }
 
-/** True when a tunnel query names this DSN (what `tunnelPathFor` writes for it). */
+/** What `tunnelPathFor` writes for it. */
 function queryNamesDsn(query: TunnelQuery, dsn: ParsedDsn): boolean {
   return query.o === dsn.orgId && query.p === dsn.projectId && query.r === dsn.region
 }
@@ -77,18 +66,13 @@ function firstLineOfGzip(body: Buffer): Promise<HeaderLine> {
   })
 }
 
-/**
- * The body's content coding as the tunnel reads and forwards it: `gzip` (codings are
- * case-insensitive, and `x-gzip` is gzip), none for a plain body (`identity` is none);
- * anything else as sent, which the tunnel refuses.
- */
+/** Codings are case-insensitive, and `x-gzip` is gzip; anything else is returned as sent, for the tunnel to refuse. */
 export function envelopeCoding(header: string | undefined): string | undefined {
   const coding = header?.trim().toLowerCase()
   if (coding === undefined || coding === '' || coding === 'identity') return undefined
   return coding === 'x-gzip' ? 'gzip' : coding
 }
 
-/** The DSN the envelope's header names, as written there. */
 async function claimedDsn(body: Buffer, encoding: string | undefined): Promise<{ ok: true; dsn: string } | { ok: false; error: ClientError }> {
   if (body.length === 0) return { ok: false, error: errors.ENVELOPE_EMPTY() }
   if (encoding !== undefined && encoding !== 'gzip') return { ok: false, error: errors.ENVELOPE_CODING() }
@@ -105,7 +89,6 @@ async function claimedDsn(body: Buffer, encoding: string | undefined): Promise<{
   return { ok: true, dsn: claimed }
 }
 
-/** Where a tunnel request may go: the allowed DSN that both its query and its envelope name. */
 export async function tunnelTarget(
   query: Readonly<Record<string, unknown>>,
   body: Buffer,
