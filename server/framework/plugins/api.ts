@@ -1,9 +1,6 @@
 /**
- * The /api prefix: JSON in, JSON out, JSON errors. Every answer that is not a success
- * has the shape `{ "error": { "code", "message", "requestId" } }`, including unknown
- * routes and failed schema validation; a 5xx never carries its real message (only a
- * digest that finds the log line). Route modules (server/api/) are registered inside
- * this context so they inherit all of it.
+ * The /api prefix: JSON in, JSON out, JSON errors, unknown routes included. Route modules
+ * (server/api/) are registered inside this context so they inherit all of it.
  */
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { declareRequestKind } from '../request-kinds.js'
@@ -26,15 +23,12 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   const routes = apiRouteMethods()
   fastify.addHook('onRoute', (route) => {
     routes.add(route.url, route.method)
-    // A guarded route's guard runs before its body is read (server/framework/guards.ts).
-    // First of the route's own hooks: none of them runs for a request the guard stops.
+    // First, before the body is read: none of the route's hooks runs for a request the guard stops.
     if (route.config?.guard) route.onRequest = [guardApiRequest, ...toArray(route.onRequest)]
   })
-  // Unmatched /api paths would fall to the page routes (GET and POST /*), so the
-  // prefix claims its whole namespace, every method, itself; answered before any
+  // Unmatched /api paths would fall to the page routes (GET and POST /*); answered before any
   // body is read, so an unknown route is a 404 whatever its content type.
   async function sendApiNotFound(request: FastifyRequest, reply: FastifyReply) {
-    // A path some route answers, with another method: 405 with what it takes.
     const allowed = routes.methodsAt(request.url)
     if (allowed.length > 0) {
       const allow = allowed.join(', ')
@@ -54,7 +48,7 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   for (const plugin of opts.routes) await fastify.register(plugin)
 }
 
-/** The methods of the API routes, by path pattern; matched the way Fastify matches them (find-my-way). */
+/** Matched the way Fastify matches them (find-my-way). */
 function apiRouteMethods() {
   const router = FindMyWay({ ignoreTrailingSlash: false })
   const methods = new Map<string, Set<string>>()
@@ -84,10 +78,8 @@ const byMethodOrder = (a: string, b: string) => (METHOD_ORDER.indexOf(a) >>> 0) 
 const utf8 = new TextDecoder('utf-8', { fatal: true })
 
 /**
- * JSON is UTF-8 (RFC 8259): a body that says another charset is a 415, bytes that are
- * not UTF-8 a 400 (never read with replacement characters); a byte order mark is
- * skipped. Parsed as Fastify parses it (secure-json-parse), refusing `__proto__` and
- * `constructor.prototype` keys, with a message that names them.
+ * JSON is UTF-8: bytes that are not are a 400, never read with replacement characters.
+ * Parsed as Fastify parses it, refusing `__proto__` and `constructor.prototype` keys.
  */
 function parseJsonBody(request: FastifyRequest, body: Buffer, done: (error: Error | null, value?: unknown) => void) {
   if (foreignCharset(request.headers['content-type']) !== undefined) {

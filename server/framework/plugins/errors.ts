@@ -1,7 +1,4 @@
-/**
- * The app's one error handler: what escapes a route is classified (server/framework/failures.ts)
- * and sent in the form of the request's kind. Route plugins set no handler of their own.
- */
+/** The app's one error handler; route plugins set no handler of their own. */
 import type { FastifyError, FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import { classify } from '../failures.js'

@@ -1,12 +1,7 @@
 /**
- * HEAD, answered by the GET route itself: every route that takes GET takes HEAD, runs
- * the same handler and hooks (compression included), and its body is dropped last, so
- * the headers are those its GET would send (Content-Encoding, Vary, the compressed
- * Content-Length) and a 304 carries no length. Fastify's own HEAD routes (turned off in
- * app.ts) drop the body before the onSend hooks a plugin adds to a route afterwards.
- *
- * Registered after @fastify/compress: onRoute hooks run in the order they were added,
- * so the body-dropping onSend lands after the compressing one.
+ * HEAD, answered by the GET route with its body dropped last, so the headers are its GET's (the
+ * compressed Content-Length). Fastify's own HEAD routes drop the body before the hooks added later.
+ * Registered after @fastify/compress: onRoute hooks run in the order they were added.
  */
 import type { FastifyInstance, onSendHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
@@ -23,7 +18,7 @@ async function headPlugin(fastify: FastifyInstance) {
   })
 }
 
-/** For HEAD: the body goes (a stream is drained, not sent); the length it would have had stays. */
+/** A stream is drained, not sent; the length it would have had stays. */
 const sendHeadersOnly: onSendHookHandler = function sendHeadersOnly(request, reply, payload, done) {
   if (request.method !== 'HEAD' || payload === null || payload === undefined) return done(null, payload)
   if (typeof payload === 'string' || Buffer.isBuffer(payload)) {

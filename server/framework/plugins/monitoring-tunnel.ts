@@ -1,15 +1,8 @@
 /**
  * `POST /monitoring?o=&p=[&r=]`: the same-origin relay for the browser's error reports
- * (docs/architecture.md, "Monitoring"), so ad blockers and CSP do not lose them. What a
- * request must be to be forwarded is server/framework/monitoring/tunnel-request.ts; the client
- * that forwards it is server/framework/monitoring/ingest-client.ts; this plugin reads the body,
- * asks the one, calls the other, and passes ingest's answer back (its status,
- * `Retry-After` and `X-Sentry-Rate-Limits`). Ingest down is a 502, slow a 504.
- *
- * Not @sentry/core's `handleTunnelRequest`: it takes the client address from request
- * headers as sent (spoofable without a trusted proxy), answers 500 both when ingest is
- * down and when it is slow, has a fixed 30 s timeout, no upstream override, and
- * requires Content-Length.
+ * (docs/architecture.md, "Monitoring"), so ad blockers and CSP do not lose them.
+ * Not @sentry/core's `handleTunnelRequest`: it trusts client address headers as sent,
+ * answers 500 for ingest down and slow alike, and has a fixed 30 s timeout.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ingestUrlFor, type ParsedDsn } from '../../../shared/framework/monitoring.js'
@@ -30,9 +23,9 @@ export interface TunnelPluginOptions {
   readonly allowedDsns: readonly ParsedDsn[]
   readonly upstream: string | undefined
   readonly timeoutMs: number
-  /** Runs the forward outside any tracing, so the tunnel never reports on itself. */
+  /** So the tunnel never reports on itself. */
   readonly untraced?: <T>(work: () => Promise<T>) => Promise<T>
-  /** Envelopes per window per client address (RATE_LIMIT_MONITORING): over it, 429. None: no limit. */
+  /** None: no limit. */
   readonly rateLimit?: RouteRateLimit | undefined
 }
 
@@ -55,12 +48,11 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     handler: refuseTunnelMethod,
   })
 
-  // The tunnel owns its prefix, as /api does: `/monitoring/<anything>` is no page and
-  // no form's target, whatever the method. Refused before a body is read.
+  // The tunnel owns its prefix, as /api does: `/monitoring/<anything>` is no page and no form's target.
   const notTheTunnel = async (request: FastifyRequest, reply: FastifyReply) => refuse(request, reply, errors.TUNNEL_NOT_FOUND())
   fastify.all('/*', { logLevel: 'warn', onRequest: notTheTunnel }, notTheTunnel)
 
-  // Over budget (server/framework/plugins/rate-limit.ts): 429 with Retry-After, which the browser SDK honours.
+  // The browser SDK honours the 429's Retry-After.
   const config = opts.rateLimit ? { config: { rateLimit: opts.rateLimit } } : {}
   fastify.post('/', { logLevel: 'warn', ...config }, async function forwardEnvelope(request: FastifyRequest, reply: FastifyReply) {
     const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0)
@@ -77,7 +69,7 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
           body,
           {
             'content-type': 'application/x-sentry-envelope',
-            // The client's address, without a port a proxy may have written after it.
+            // Without a port a proxy may have written after it.
             'x-sentry-forwarded-for': withoutPort(request.ip),
             ...(encoding ? { 'content-encoding': encoding } : {}),
             ...(request.headers['user-agent'] ? { 'user-agent': request.headers['user-agent'] } : {}),

@@ -1,12 +1,6 @@
 /**
- * Page delivery's routes (docs/architecture.md, "Page delivery"): GET a page path
- * answers HTML, GET `/_data<page path>` the same page as JSON; the page responder
- * (server/framework/render/page-responder.ts) does the rest. Everything not claimed by a more
- * specific prefix (/api, /assets, /monitoring) lands here, so an unknown path gets the
- * not-found page. Any other method on a page (PUT, DELETE, TRACE, PROPFIND...): 405 with
- * Allow; OPTIONS lists the same methods (POST is server/framework/plugins/actions.ts). Page data
- * is only read: any method but GET and HEAD there is a 405 too, a POST included; so is
- * any method but POST on the monitoring tunnel that its plugin does not refuse itself.
+ * Page delivery's routes (docs/architecture.md, "Page delivery"): HTML, and `/_data<page path>` as JSON.
+ * Everything no more specific prefix claims lands here, as does any method no route takes: a 405 with Allow.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { DATA_PREFIX } from '../../../shared/framework/constants.js'
@@ -47,15 +41,12 @@ export default async function pagesPlugin(fastify: FastifyInstance, { pages }: P
   fastify.post(`${DATA_PREFIX}/*`, { config: { requestKind: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
   fastify.post(DATA_PREFIX, { config: { requestKind: 'data' }, onRequest: refuseDataMethod }, refuseDataMethod)
 
-  // A method no route takes (PUT, TRACE, PROPFIND...) lands here, whatever the path
-  // (/api and /assets answer their own): Fastify's own 404 would quote the URL.
-  // Refused in onRequest: Fastify's not-found route would read a JSON or text body first.
+  // Fastify's own 404 would quote the URL, and its not-found route would read a JSON or text body first.
   fastify.addHook('onRequest', async function refuseUnroutedEarly(request, reply) {
     if (request.is404) return refuseUnroutedMethod(request, reply)
   })
   fastify.setNotFoundHandler(refuseUnroutedMethod)
   function refuseUnroutedMethod(request: FastifyRequest, reply: FastifyReply) {
-    // No route took the request: its target's prefix says whose method it was.
     switch (requestKindOfTarget(request.url)) {
       case 'data':
         return refuseDataMethod(request, reply)

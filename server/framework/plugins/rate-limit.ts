@@ -1,22 +1,7 @@
 /**
- * Rate limits per client address (docs/decisions/015-rate-limits.md), with
- * @fastify/rate-limit: registered once at the root with no limit of its own, so that
- * only the routes that name a budget in `config.rateLimit` are counted (form posts,
- * server/framework/plugins/actions.ts; the monitoring tunnel, server/framework/plugins/monitoring-tunnel.ts).
- * Pages and assets are never counted.
- *
- * The address is `request.ip`: the peer, or what a trusted proxy says (TRUST_PROXY),
- * without a port a proxy may add; IPv6 addresses count per /64, as one client usually
- * holds a whole one (server/framework/client-address.ts).
- *
- * Counts are kept in this process, or with REDIS_URL in Redis, so that every instance
- * shares one budget. Redis failing never fails a request: a count that cannot be
- * made lets the request pass (`skipOnError`), commands give up quickly (no offline
- * queue, a short timeout), and the operator reads one warning per interval, not one
- * per request.
- *
- * Over budget, the app's error handler responds in the request kind's form: 429,
- * `Retry-After`, the `RateLimit-*` headers, code APP_ERR_RATE_LIMITED.
+ * Rate limits per client address (docs/decisions/015-rate-limits.md): only the routes that name a
+ * budget in `config.rateLimit` are counted. Redis failing never fails a request: the count is skipped,
+ * and the operator reads one warning per interval, not one per request.
  */
 import { createRequire } from 'node:module'
 import fastifyRateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
@@ -28,19 +13,16 @@ import { clientAddressKey } from '../client-address.js'
 import { connectRedis } from '../redis-connection.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
 
-/** The route's budget, or undefined when the limit is off (`0`). */
 export function routeRateLimit(max: number, windowMs: number): RouteRateLimit | undefined {
   return max > 0 ? { max, timeWindow: windowMs } : undefined
 }
 
 export interface RateLimitPluginOptions {
-  /** REDIS_URL: keep the counts there, shared by every instance; in memory when undefined. */
   readonly redisUrl: string | undefined
-  /** The least time between two warnings that Redis fails; a minute unless a test shortens it. */
+  /** A minute unless a test shortens it. */
   readonly warnIntervalMs?: number
 }
 
-/** Prefix of every key this app writes to Redis. */
 export const REDIS_KEY_PREFIX = 'app-rate-limit:'
 
 type Store = {
@@ -50,14 +32,10 @@ type Store = {
 }
 type RedisStoreConstructor = new (continueExceeding: boolean, exponentialBackoff: boolean, redis: Redis, nameSpace: string) => Store
 
-// The package's own Redis store (its Lua script), which it does not export: wrapped
-// below so that its failures reach the log, which the package swallows with skipOnError.
+// The package's own Redis store, which it does not export: wrapped so that its failures, which
+// skipOnError swallows, reach the log.
 const RedisStore = createRequire(import.meta.url)('@fastify/rate-limit/store/RedisStore.js') as RedisStoreConstructor
 
-/**
- * The store the library makes from its settings: the Redis one, keys under
- * REDIS_KEY_PREFIX, each failure reported to `onError` before the library skips it.
- */
 function observedRedisStore(redis: Redis, onError: (error: Error) => void): FastifyRateLimitStoreCtor {
   return class {
     constructor(params: { continueExceeding?: boolean; exponentialBackoff?: boolean }) {
@@ -68,7 +46,6 @@ function observedRedisStore(redis: Redis, onError: (error: Error) => void): Fast
   } as unknown as FastifyRateLimitStoreCtor
 }
 
-/** A store whose failures are reported to `onError`, then passed on (and skipped). */
 function observed(store: Store, onError: (error: Error) => void): Store {
   const report =
     (callback: Parameters<Store['incr']>[1]): Parameters<Store['incr']>[1] =>
@@ -95,11 +72,10 @@ async function rateLimitPlugin(fastify: FastifyInstance, opts: RateLimitPluginOp
     store = observedRedisStore(redis, failed)
   }
   await fastify.register(fastifyRateLimit, {
-    // Only the routes that name a budget are counted.
     global: false,
     ...(store ? { store } : {}),
     skipOnError: true,
-    // The reported address without a port, IPv6 per /64 (server/framework/client-address.ts).
+    // IPv6 per /64, as one client usually holds a whole one.
     keyGenerator: (request) => clientAddressKey(request.ip),
     // RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After.
     enableDraftSpec: true,
