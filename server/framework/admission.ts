@@ -1,10 +1,6 @@
 /**
- * The first hook on every request, for what every answer carries and what every request
- * must pass before anything else looks at it: the request id; once the instance has
- * stopped accepting, `Connection: close`, so the connections a proxy still holds end
- * after their request (server/framework/run-server.ts); one Host, and one this server
- * answers; no expectation but 100-continue. Errors from here go out before the
- * security plugin's hook has run: they carry its fixed headers.
+ * The first hook on every request, before anything else looks at it. Errors from here go out
+ * before the security plugin's hook has run: they carry its fixed headers.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { originForm, splitTarget, targetAuthority } from '../../shared/framework/location.js'
@@ -13,7 +9,7 @@ import { errors, type ClientError } from './error-registry.js'
 import { REQUEST_ID_HEADER, type ErrorResponses } from './error-responses.js'
 import { isHttps } from './request-scheme.js'
 
-/** Readiness and liveness probes: answered whatever Host they name (a Kubernetes probe names the pod's address). */
+/** Answered whatever Host they name: a Kubernetes probe names the pod's address. */
 const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/ready'])
 
 export function admitRequest(hosts: HostPolicy, errorResponses: ErrorResponses) {
@@ -29,19 +25,15 @@ export function admitRequest(hosts: HostPolicy, errorResponses: ErrorResponses) 
     if (sentHost === undefined && request.raw.httpVersion !== '1.0') {
       return refuseEarly(request, reply, errors.HOST_MISSING())
     }
-    // What the request names: a trusted proxy's X-Forwarded-Host, else Host ('' for
-    // none, which only HTTP/1.0 may send, and which names nothing to refuse).
+    // '' for no Host, which only HTTP/1.0 may send, and which names nothing to refuse.
     const named = request.host
     const verdict = named === '' && sentHost === undefined ? 'allowed' : hosts.check(named, isHttps(request))
     if (verdict === 'malformed') {
       return refuseEarly(request, reply, errors.HOST_MALFORMED())
     }
-    // An absolute-form target (`GET http://host/x`) names a host of its own, which HTTP
-    // says wins over Host (RFC 9112, 3.2.2). From here on it is the request's Host, for
-    // the check below and for every later reader (the same-origin check of forms), and
-    // the target is in origin form, as everything after reads it (@fastify/static
-    // finds no file under an absolute target). A trusted proxy's X-Forwarded-Host
-    // still names the host, and is checked.
+    // An absolute-form target (`GET http://host/x`) names a host that wins over Host: it becomes the
+    // Host for every later reader, and the target goes to origin form (@fastify/static finds no
+    // file under an absolute one).
     const target = request.raw.url ?? '/'
     const authority = targetAuthority(target)
     if (authority !== undefined) {
@@ -56,9 +48,7 @@ export function admitRequest(hosts: HostPolicy, errorResponses: ErrorResponses) 
       request.log.warn({ host: request.host }, 'request for a host this server does not answer refused')
       return refuseEarly(request, reply, errors.MISDIRECTED())
     }
-    // HTTP/1.1 defines one expectation, 100-continue (met when the body is read, above); any other is
-    // refused here, with what every answer carries, rather than by Node's bare 417
-    // (the server's 'checkExpectation' listener hands such a request over).
+    // Refused here, with what every answer carries, rather than by Node's bare 417.
     const expect = request.headers.expect
     if (expect !== undefined && request.raw.httpVersion === '1.1' && !CONTINUE_EXPECTATION.test(expect)) {
       return refuseEarly(request, reply, errors.EXPECTATION_FAILED())
@@ -66,10 +56,10 @@ export function admitRequest(hosts: HostPolicy, errorResponses: ErrorResponses) 
   }
 }
 
-/** What Node takes for `Expect: 100-continue` (its own test, so the two never disagree). */
+/** Node's own test, so the two never disagree. */
 const CONTINUE_EXPECTATION = /(?:^|\W)100-continue(?:$|\W)/i
 
-/** True when the request carries Host more than once (Node keeps only the first). */
+/** Node keeps only the first. */
 function hasDuplicateHost(rawHeaders: readonly string[]): boolean {
   let seen = false
   for (let i = 0; i < rawHeaders.length; i += 2) {

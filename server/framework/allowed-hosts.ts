@@ -1,33 +1,20 @@
 /**
- * Which Host names this server answers (the DNS-rebinding and host-header defence of
- * Django's ALLOWED_HOSTS and Vite's `server.allowedHosts`). A page reached under a
- * name an attacker controls runs the attacker's scripts with this server's answers,
- * and a form posted there carries a matching Origin, so the same-origin check alone
- * cannot tell.
- *
- * - `ALLOWED_HOSTS` set: only those names (`app.example.com`; `.example.com` for it
- *   and its subdomains; `:port` to pin a port, which a Host without a port meets when
- *   it is the scheme's own, 443 or 80; `*` for any).
- * - unset, listening on a loopback address (the default): only `localhost`,
- *   `127.0.0.1` and `[::1]`, on any port.
- * - unset on another address: every name, and a warning at start.
- * A request without Host (HTTP/1.0) names no host to be misdirected to and is answered.
+ * Which Host names this server answers, against DNS rebinding: a page reached under a name an attacker
+ * controls runs the attacker's scripts with our answers, and its forms carry a matching Origin.
+ * ALLOWED_HOSTS unset: loopback names on a loopback address, else every name with a warning.
  */
 
-/** One entry of ALLOWED_HOSTS. */
 export type HostPattern =
   | { readonly kind: 'any' }
   | {
       readonly kind: 'name'
       /** Lower case, no trailing dot; IPv6 in brackets. */
       readonly hostname: string
-      /** `.example.com`: the name and every subdomain of it. */
       readonly subdomains: boolean
-      /** Only this port; any when undefined. */
+      /** Any when undefined. */
       readonly port: string | undefined
     }
 
-/** What a Host header (or a trusted proxy's X-Forwarded-Host) names. */
 export interface HostName {
   readonly hostname: string
   readonly port: string | undefined
@@ -36,7 +23,6 @@ export interface HostName {
 const LABEL = '[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?'
 const HOST = new RegExp(`^(\\[[0-9a-f:.]+\\]|${LABEL}(?:\\.${LABEL})*)\\.?(?::(\\d{1,5}))?$`, 'i')
 
-/** A Host header's value split into name and port; undefined when it is not a host. */
 export function parseHostName(value: string): HostName | undefined {
   const match = HOST.exec(value)
   // A port is 0 to 65535: `:99999` names no port, so no host either.
@@ -44,7 +30,6 @@ export function parseHostName(value: string): HostName | undefined {
   return { hostname: match[1]!.toLowerCase(), port: match[2] }
 }
 
-/** One ALLOWED_HOSTS entry; undefined when it is not one. */
 export function parseHostPattern(entry: string): HostPattern | undefined {
   if (entry === '*') return { kind: 'any' }
   const subdomains = entry.startsWith('.')
@@ -53,11 +38,7 @@ export function parseHostPattern(entry: string): HostPattern | undefined {
   return { kind: 'name', hostname: name.hostname, subdomains, port: name.port }
 }
 
-/**
- * A pinned port matches the port a host names, or, when it names none (as browsers do
- * for the scheme's own port), the scheme's default: `app.example.com:443` is
- * `Host: app.example.com` over https.
- */
+/** Browsers name no port for the scheme's own: `app.example.com:443` is `Host: app.example.com` over https. */
 function matches(pattern: HostPattern, host: HostName, defaultPort: string): boolean {
   if (pattern.kind === 'any') return true
   if (pattern.port !== undefined && pattern.port !== (host.port ?? defaultPort)) return false
@@ -67,7 +48,6 @@ function matches(pattern: HostPattern, host: HostName, defaultPort: string): boo
 
 const LOOPBACK_NAMES: readonly HostPattern[] = ['localhost', '127.0.0.1', '[::1]'].map((name) => parseHostPattern(name)!)
 
-/** True for an address that only this machine can reach. */
 export function isLoopbackAddress(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
   return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare)
@@ -76,12 +56,8 @@ export function isLoopbackAddress(host: string): boolean {
 export type HostVerdict = 'allowed' | 'malformed' | 'refused'
 
 export interface HostPolicy {
-  /**
-   * The verdict on the host a request names (undefined: it named none), reached over
-   * https or not (which port a host without one means).
-   */
+  /** `https` says which port a host without one means. */
   check(host: string | undefined, https?: boolean): HostVerdict
-  /** Said once at start when every host is answered without the operator having chosen so. */
   readonly warning: string | undefined
 }
 

@@ -1,8 +1,4 @@
-/**
- * Builds the Fastify instance: every plugin registered, nothing listening. Tests call
- * `buildApp` with a config and the product (or a fixture application of test-only
- * pages); server/framework/run-server.ts calls it with the environment's config and listens.
- */
+/** Builds the Fastify instance, every plugin registered, nothing listening: for the tests and run-server.ts. */
 import path from 'node:path'
 import type { DestinationStream } from 'pino'
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
@@ -41,16 +37,10 @@ import { registerSessions, type Sessions } from './session.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /**
-     * Shutdown state: `draining` once a stop signal came (readiness says 503),
-     * `closing` once the instance stopped accepting connections.
-     */
+    /** `draining` once a stop signal came (readiness says 503), `closing` once no connection is accepted. */
     lifecycle: { draining: boolean; closing: boolean }
-    /** Sends error responses in the form of the request's kind (server/framework/error-responses.ts). */
     errorResponses: ErrorResponses
-    /** The configuration this instance runs with (server/framework/config/types.ts): what product code may read. */
     config: AppConfig
-    /** Each request's session, in the configured store (server/framework/session.ts). */
     sessions: Sessions
   }
 }
@@ -58,37 +48,25 @@ declare module 'fastify' {
 const DEFAULT_RENDER_TIMEOUT_MS = 10_000
 
 export interface BuildAppOptions {
-  /** The product: its pages, layouts and /api routes (server/application.ts, or a test's fixture). */
   readonly application: Application
-  /** How long a page render may run before it is aborted; 10 s unless a test shortens it. */
+  // The timings below are for tests to shorten.
   readonly renderTimeoutMs?: number
-  /** How long the monitoring tunnel waits for Sentry's ingest; 10 s unless a test shortens it. */
   readonly tunnelTimeoutMs?: number
-  /** The least time between two warnings that Redis fails (rate limits); a minute unless a test shortens it. */
   readonly rateLimitWarnIntervalMs?: number
-  /** The least time between two warnings that Redis fails (sessions); a minute unless a test shortens it. */
   readonly sessionWarnIntervalMs?: number
-  /** The time sessions are measured by (their lifetimes); Date.now unless a test moves it. */
   readonly sessionClock?: () => number
-  /** How much and how long a connection closed under an unread body is read first; LINGER_BOUNDS unless a test shortens them. */
   readonly lingerBounds?: LingerBounds
-  /** Where 5xx failures are reported besides the log; nothing unless SENTRY_DSN is set. */
   readonly errorReporter?: ErrorReporter
-  /** Where log lines go: main.ts's bounded stdout, a test's capture; pino's stdout otherwise. */
+  /** main.ts's bounded stdout, a test's capture; pino's stdout otherwise. */
   readonly logStream?: DestinationStream
-  /** `npm run dev` only (server/framework/development/): Vite instead of the client build. */
   readonly development?: DevelopmentMode
 }
 
-/** What development mode changes in the app; production passes none. */
 export interface DevelopmentMode {
-  /** Registered first, at the root context: @fastify/vite's middleware and module runner. */
+  /** Registered first, at the root context. */
   readonly plugin: FastifyPluginAsync
-  /** Stands in for the client build's manifest: Vite's source URLs, its client and React Refresh. */
   readonly manifest: BuildManifest
-  /** The pages and renderer as Vite last loaded them. */
   readonly view: () => AppView
-  /** Adds development's request log (one line per request the app answered) in place of Fastify's. */
   readonly logRequests: (app: FastifyInstance) => void
 }
 
@@ -112,11 +90,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   if (hosts.warning) app.log.warn(hosts.warning)
   // First, so that even a request refused by the hook below gets its line.
   development?.logRequests(app)
-  // Before anything else looks at a request: its id, Connection: close while stopping,
-  // one Host this server answers, no expectation but 100-continue.
   app.addHook('onRequest', admitRequest(hosts, errorResponses))
-  // A response sent before the body all arrived closes the connection, reading a bounded
-  // rest first so that the client gets the response rather than a reset.
+  // A bounded rest of an unread body is read first, so that the client gets the response rather than a reset.
   app.addHook('onSend', closeAfterUnreadBody(options.lingerBounds ?? LINGER_BOUNDS))
   const errorReporter = options.errorReporter ?? noopReporter
   app.decorate('errorReporter', errorReporter)
@@ -124,7 +99,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   if (development) app.register(development.plugin)
   app.register(errorsPlugin)
   registerCookiesAndSessions(app, config, options)
-  // Before the routes it counts: form posts and the monitoring tunnel, per client address.
+  // Before the routes it counts.
   const { rateLimit } = config
   app.register(rateLimitPlugin, { redisUrl: rateLimit.redisUrl, warnIntervalMs: options.rateLimitWarnIntervalMs })
   app.register(securityPlugin, {
@@ -132,8 +107,6 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
     styleSources: inlineStyle ? [inlineStyle.cspSource] : [],
     openerPolicy: config.openerPolicy,
   })
-  // HTML, page data and JSON compressed per answer (server/framework/compression.ts); assets come
-  // compressed from the build, static pages are compressed once. Never in development.
   const compression = config.compression && !development
   if (compression) registerCompression(app)
   // After compression: each route's HEAD drops the body after compression has set the headers.
@@ -151,7 +124,6 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
     app.register(staticPlugin, { prefix: ASSETS_PREFIX.slice(0, -1), root: path.join(config.clientDir, 'assets'), compression })
   }
   const { definition } = options.application
-  // A layout table that breaks a rule stops the start, naming the culprit.
   checkLayoutRules(definition.router)
   checkGuards(definition)
   const pages = pageResponder(config, options, { manifest, inlineStyle, compression })
@@ -165,13 +137,10 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   return app
 }
 
-/** Cookies, and the sessions kept in them or by their id (server/framework/session.ts). */
 function registerCookiesAndSessions(app: FastifyInstance, config: AppConfig, options: BuildAppOptions): void {
   // Before the cookie plugin's own onSend: what an /api handler did to the session goes out with its answer.
   app.addHook('onSend', saveCollectedResponse)
-  // Request cookies for loaders and actions (server/framework/response-control.ts), and the writer of Set-Cookie.
   app.register(fastifyCookie)
-  // Sealed cookies, or kept in memory or Redis; opened only when a request needs one.
   registerSessions(app, {
     config: config.sessions,
     secrets: config.sessionSecrets,
@@ -180,7 +149,6 @@ function registerCookiesAndSessions(app: FastifyInstance, config: AppConfig, opt
   })
 }
 
-/** Page delivery (render, cache, stream), as the config and the build set it up. */
 function pageResponder(
   config: AppConfig,
   options: BuildAppOptions,

@@ -1,10 +1,6 @@
 /**
- * The product as the server takes it (docs/architecture.md, "The product and the
- * framework"): the route table, each route's two modules found by name, the layouts and
- * the /api routes. `defineServerApp` loads every module at start and stops the start with
- * a message naming the file to add, rename or remove, so a route and its files cannot
- * drift: a route without its modules, a module without its route, a module that
- * declares another route.
+ * The product as the server takes it (docs/architecture.md, "The product and the framework"). Every
+ * module is loaded at start, and a route and its files that drift apart stop it, naming the file.
  */
 import { readdirSync } from 'node:fs'
 import path from 'node:path'
@@ -15,13 +11,12 @@ import type { ClientApplication } from '../../client/framework/client-app.js'
 import { routeOfPage, type PageModule } from '../../client/framework/page-module.js'
 import { routeOfServerPage, type AppDefinition, type ServerLayouts, type ServerPage, type ServerPages } from './page-definition.js'
 
-/** What the server runs: the pages and layouts of both sides, and the /api routes. */
 export interface Application<Table extends RouteTable = any, Layouts extends LayoutTable = any> {
   readonly definition: AppDefinition<Table, Layouts>
   readonly apiRoutes: readonly FastifyPluginAsync[]
 }
 
-/** Where a route's modules are, from the project's root: the names the messages give. */
+/** From the project's root: the names the messages give. */
 export const PAGE_FILES = {
   server: (id: string) => `server/pages/${id}.ts`,
   client: (id: string) => `client/pages/${id}.tsx`,
@@ -35,16 +30,11 @@ export interface ServerApplication<Table extends RouteTable, Layouts extends Lay
   readonly api: readonly FastifyPluginAsync[]
 }
 
-/** A product that does not hold together; the message names the file to fix. */
 export class ApplicationError extends Error {
   override name = 'ApplicationError'
 }
 
-/**
- * The server's view of the product: every route's server and client module loaded and
- * checked against the table. Throws an ApplicationError naming the file when one is
- * missing, stray or declared for another route.
- */
+/** Throws an ApplicationError naming the file when one is missing, stray or declared for another route. */
 export async function defineServerApp<Table extends RouteTable, Layouts extends LayoutTable>(
   product: ServerApplication<Table, Layouts>,
 ): Promise<Application<Table, Layouts>> {
@@ -99,13 +89,10 @@ function isMissingModule(error: unknown): boolean {
   )
 }
 
-/** The project's root: two folders up from here in the source and in dist/server/ alike. */
+/** Two folders up from here in the source and in dist/server/ alike. */
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
-/**
- * A page module without its route. Checked where the source is (development, tests, the
- * build); a deployed dist/ has none, and its build was checked.
- */
+/** Only where the source is: a deployed dist/ has none, and its build was checked. */
 function checkNoStrayPages(ids: readonly string[]): void {
   const known = new Set(ids)
   for (const [side, fileOf] of Object.entries(PAGE_FILES)) {

@@ -1,10 +1,6 @@
 /**
- * The key a client address is counted under (rate limits): the address a trusted proxy
- * reports may carry a port (`203.0.113.5:41234`, `[2001:db8::1]:443`: some load
- * balancers write it so), which changes with every connection and would buy a new
- * budget each time; it is dropped. IPv6 counts per /64 (one client usually holds a
- * whole one), an IPv4-mapped IPv6 address as its IPv4 address, anything else (a value
- * that is no address) as it was sent, in lower case.
+ * The key a client address is counted under for rate limits. A port some proxies add would buy a
+ * new budget per connection, so it goes; IPv6 counts per /64, as one client usually holds a whole one.
  */
 import { isIPv4, isIPv6 } from 'node:net'
 
@@ -31,7 +27,6 @@ export function withoutPort(address: string): string {
   return address
 }
 
-/** The eight 16-bit groups of a valid IPv6 address (`::` expanded, a dotted IPv4 tail read as two groups). */
 function ipv6Groups(address: string): number[] {
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/u.exec(address)
   let text = address

@@ -1,13 +1,6 @@
 /**
- * Compression of what the process sends (docs/decisions/016-compression.md): the
- * encodings it offers and how hard each works, chosen by measurement, in one place.
- * - Dynamic HTML and JSON: @fastify/compress (registered in app.ts) with the levels
- *   below, fast enough to keep at least 0.8 of the uncompressed throughput.
- * - Static pages: compressed once per URL, `<html>` attributes (the theme) and encoding (brotli 5, gzip 9), kept.
- * - Streamed pages: compressed as they stream, each chunk flushed, so the shell still
- *   goes out before the rest is rendered.
- * - Assets: compressed by the build (`.br` at quality 11, `.gz` at level 9) and served
- *   as they are by @fastify/static.
+ * Compression of what the process sends (docs/decisions/016-compression.md): the encodings and
+ * levels, chosen by measurement, in one place. Assets come compressed from the build.
  */
 import zlib from 'node:zlib'
 import { promisify } from 'node:util'
@@ -17,41 +10,32 @@ import type { FastifyInstance } from 'fastify'
 
 export type Encoding = 'br' | 'gzip'
 
-/** Per response: brotli quality 2 and gzip level 3 (the measured trade-off, see the decision). */
+/** Per response: fast enough to keep at least 0.8 of the uncompressed throughput. */
 export const DYNAMIC_BROTLI_QUALITY = 2
 export const DYNAMIC_GZIP_LEVEL = 3
 
 /**
- * Brotli's window for answers compressed per response: 2^18 bytes (256 KiB) instead of
- * the default 4 MiB. Each brotli stream allocates its window; after 100,000 answers,
- * fifty at a time, the default left the server at 286 MB RSS and this at 224 MB, for
- * no loss on pages far smaller than the window.
+ * 256 KiB instead of 4 MiB: each stream allocates its window, and after 100,000 answers the default
+ * left the server at 286 MB RSS and this at 224 MB, for no loss on pages far smaller than the window.
  */
 export const DYNAMIC_BROTLI_WINDOW_BITS = 18
 
-/** Brotli's parameters for an answer compressed per response, by us or by @fastify/compress. */
 export const DYNAMIC_BROTLI_PARAMS = {
   [zlib.constants.BROTLI_PARAM_QUALITY]: DYNAMIC_BROTLI_QUALITY,
   [zlib.constants.BROTLI_PARAM_LGWIN]: DYNAMIC_BROTLI_WINDOW_BITS,
 } as const
 
-/** Answers smaller than this are sent as they are: the encoding would cost more than it saves. */
+/** Below it, the encoding would cost more than it saves. */
 export const COMPRESSION_THRESHOLD_BYTES = 1024
 
 /**
- * The encoding to send for an Accept-Encoding header (RFC 9110, 12.5.3), undefined for
- * none: of br and gzip, the one with the higher weight, br on a tie; a coding listed
- * with `q=0` is refused, `*` weighs every coding not listed, `x-gzip` is gzip. The app
- * rewrites the request's header to this one choice before anything encodes
- * (`acceptedEncodingHeader`), so @fastify/compress, @fastify/static and the static
- * page cache never disagree (their own negotiators read `*` as gzip, even where gzip
- * is refused); what they read then is taken as it is. Nearly every request sends the
- * same header as the one before: decided once.
+ * br on a tie. The request's header is rewritten to this one choice before anything encodes, so
+ * @fastify/compress, @fastify/static and the page cache never disagree (theirs read `*` as gzip,
+ * even where gzip is refused). Nearly every request sends the header before it: decided once.
  */
 export function negotiateEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (acceptEncoding === undefined) return undefined
-  // A header already rewritten to its choice (read again by the page responder): as it
-  // is, so the one remembered stays the browsers' own.
+  // Already rewritten, read again by the page responder: the one remembered stays the browsers' own.
   if (acceptEncoding === 'br' || acceptEncoding === 'gzip') return acceptEncoding
   if (acceptEncoding === 'identity') return undefined
   if (acceptEncoding !== lastNegotiation.header) lastNegotiation = { header: acceptEncoding, chosen: chooseEncoding(acceptEncoding) }
@@ -77,7 +61,6 @@ function chooseEncoding(header: string): Encoding | undefined {
   return gzip > 0 ? 'gzip' : undefined
 }
 
-/** What the request's Accept-Encoding is rewritten to: the one coding chosen, or `identity`. */
 export function acceptedEncodingHeader(acceptEncoding: string | undefined): string | undefined {
   return acceptEncoding === undefined ? undefined : (negotiateEncoding(acceptEncoding) ?? 'identity')
 }
@@ -86,17 +69,13 @@ const brotli = promisify(zlib.brotliCompress)
 const gzip = promisify(zlib.gzip)
 
 /**
- * Static documents: compressed once per URL, `<html>` attributes and encoding, but URLs are unbounded
- * (query strings) and the cache is not, so a miss must stay cheap: brotli 5 costs about
- * 0.3 ms on a 29 KB page where 11 costs 25 ms, for 4.0 KB against 2.9 KB.
+ * URLs are unbounded and the cache is not, so a miss must stay cheap: brotli 5 costs about 0.3 ms
+ * on a 29 KB page where 11 costs 25 ms, for 4.0 KB against 2.9 KB.
  */
 export const STATIC_BROTLI_QUALITY = 5
 export const STATIC_GZIP_LEVEL = 9
 
-/**
- * A document compressed once, to be sent many times, off the event loop (libuv's
- * thread pool), so a stream of new URLs cannot stall answers.
- */
+/** Off the event loop, so a stream of new URLs cannot stall answers. */
 export function compressOnce(body: string | Buffer, encoding: Encoding): Promise<Buffer> {
   return encoding === 'br'
     ? brotli(body, {
@@ -105,7 +84,7 @@ export function compressOnce(body: string | Buffer, encoding: Encoding): Promise
     : gzip(body, { level: STATIC_GZIP_LEVEL })
 }
 
-/** A compressing stream that flushes after every chunk: what arrives goes out at once. */
+/** Flushes after every chunk, so the shell goes out before the rest is rendered. */
 export function compressingStream(encoding: Encoding): Transform {
   return encoding === 'br'
     ? zlib.createBrotliCompress({
@@ -115,10 +94,6 @@ export function compressingStream(encoding: Encoding): Transform {
     : zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH, level: DYNAMIC_GZIP_LEVEL })
 }
 
-/**
- * Compression of HTML, page data and JSON per answer, on `app`: one negotiation of
- * Accept-Encoding for every part that encodes, then @fastify/compress.
- */
 export function registerCompression(app: FastifyInstance): void {
   app.addHook('onRequest', function settleAcceptEncoding(request, _reply, done) {
     const accepted = acceptedEncodingHeader(request.headers['accept-encoding'])

@@ -1,8 +1,4 @@
-/**
- * The charset a request's Content-Type declares, for the bodies this server reads as
- * UTF-8 only (JSON, forms): one that declares another is refused with 415, never
- * decoded as UTF-8 into replacement characters.
- */
+/** A charset other than UTF-8 is refused with 415, never decoded into replacement characters. */
 export function foreignCharset(contentType: string | undefined): string | undefined {
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/iu.exec(contentType ?? '')?.[1]
   // US-ASCII is a subset of UTF-8 (some clients name it for bodies of ASCII bytes).

@@ -1,25 +1,13 @@
-/**
- * The two documents an error is sent as when no React page can be: the shell error page
- * (React could not render at all) and a client error's page. Plain strings, so the error
- * modules never load React (docs/architecture.md, "Errors").
- */
+/** Error documents for when no React page can be: plain strings, so the error modules never load React. */
 import { STATUS_CODES } from 'node:http'
 import { MAIN_ELEMENT_ID } from '../../shared/framework/constants.js'
 import { escapeHtml, serializeForScript } from '../../shared/framework/html.js'
 import type { DevError } from '../../shared/framework/page-payload.js'
 
-/**
- * What `npm run dev` tells the browser when a file the server renders pages with changed
- * (vite.config.ts sends it): a development error page reloads, which shows the fix
- * without the developer reloading, or the next error.
- */
+/** Sent by vite.config.ts when a server file changes: a development error page reloads to show the fix. */
 export const SOURCE_CHANGED_EVENT = 'app:source-changed'
 
-/**
- * The page sent when React cannot even render its shell: plain HTML, the same words and
- * digest as the React error page, and no script, except in development, where Vite's
- * error overlay opens with the real error, and the page reloads after the next edit.
- */
+/** When React cannot even render its shell; no script but Vite's overlay in development. */
 export function renderShellErrorDocument(
   text: string,
   digest: string,
@@ -42,11 +30,7 @@ export function renderShellErrorDocument(
   )
 }
 
-/**
- * The page of a client error (a malformed URL, a Host this server does not answer): the
- * status and a message written by the server, never one quoting the request, in the
- * app's stylesheet; no script, so it needs no nonce and hydrates nothing.
- */
+/** The message is the server's, never quoting the request; no script, so it needs no nonce. */
 export function renderClientErrorDocument(status: number, message: string, stylesheets: readonly string[]): string {
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +

@@ -1,13 +1,10 @@
 /**
- * Every client error the framework sends, with its status and public message, in one
- * table (docs/architecture.md, "Errors"). The `code` is what clients read and must not
- * change; the entry's name is ours. A `%s` in a message is filled from the entry's
- * arguments, in order, so that the table still shows every sentence a client can get.
+ * Every client error the framework sends, in one table (docs/architecture.md, "Errors"). The `code`
+ * is what clients read and must not change. `%s` placeholders keep every sentence a client can get here.
  */
 import { ErrorCode } from '../../shared/framework/errors.js'
 import { NOT_FOUND_TEXT } from '../../shared/framework/error-texts.js'
 
-/** A client error as the client reads it. */
 export interface ClientError {
   readonly status: number
   readonly code: string
@@ -16,7 +13,7 @@ export interface ClientError {
 
 type Placeholders<M extends string> = M extends `${string}%s${infer Rest}` ? [string | number, ...Placeholders<Rest>] : []
 
-/** A registry entry: called with one argument per `%s`, it gives the client error. */
+/** Called with one argument per `%s`. */
 export interface ErrorEntry<M extends string = string> {
   (...args: Placeholders<M>): ClientError
   readonly code: ErrorCode
@@ -33,9 +30,8 @@ export function createError<const M extends string>(code: ErrorCode, message: M,
 }
 
 /**
- * A client error thrown where only an error can go (a body parser's `done`, a session
- * store): answered in its own words at its own status, 5xx included, and never reported
- * as a server error (the 503 of sessions has its own throttled warning).
+ * For where only an error can go (a body parser's `done`): answered at its own status, 5xx included,
+ * and never reported as a server error (the sessions' 503 has its own throttled warning).
  */
 export class AppError extends Error {
   readonly statusCode: number
@@ -127,7 +123,7 @@ export const errors = {
   // Assets (what @fastify/static's `send` refuses).
   ASSET_NUL_BYTE: createError(E.BAD_URL, 'An asset path cannot contain a NUL byte (%00).', 400),
   ASSET_OUTSIDE: createError(E.FORBIDDEN_PATH, 'An asset path cannot step out of the assets folder (..) or name a dotfile.', 403),
-  // `send` (as nginx) answers 416 to a malformed range (`bytes=abc`, `bytes=5-2`) too.
+  // `send` answers 416 to a malformed range (`bytes=abc`, `bytes=5-2`) too.
   ASSET_RANGE: createError(
     E.RANGE_NOT_SATISFIABLE,
     'The requested range is malformed or starts past the end of the asset (its length is in Content-Range).',
