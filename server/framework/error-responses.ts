@@ -1,10 +1,6 @@
 /**
- * How every error response is sent, in the form of the request's kind (./request-kinds.ts),
- * whichever part of the server had the error (./failures.ts decides what it is).
- *
- * Each has the security headers (the security plugin's, or the fixed script-less set
- * when Fastify's hooks did not run), the request id, `no-store`, our code and our words
- * (./error-registry.ts): never Fastify's message, never the URL that was asked for.
+ * How every error response is sent, in the form of the request's kind: with security headers even
+ * when Fastify's hooks did not run, and our words, never Fastify's message nor the URL asked for.
  */
 import { randomUUID } from 'node:crypto'
 import { STATUS_CODES, type ServerResponse } from 'node:http'
@@ -16,31 +12,27 @@ import { errors, type ClientError } from './error-registry.js'
 import type { Failure } from './failures.js'
 import { errorBodyFor, errorBodyOf, notFoundFor, requestKindOf, requestKindOfTarget, type BuildFacts } from './request-kinds.js'
 
-/** Cache-Control of every response that is for this request alone. */
 export const NO_STORE = 'private, no-store'
 
 export const REQUEST_ID_HEADER = 'x-request-id'
 
 /**
- * The `Location` of a redirect (and the `location` of a redirect payload), checked
- * where it is sent and not only where it was made: a path on this site
- * (`isSameSitePath`), with anything outside printable ASCII percent-encoded as UTF-8
- * (a header can carry nothing else). Anything else is a bug in the caller: it throws,
- * and the request is a 500.
+ * Checked where it is sent, not only where it was made: anything but a path on this site is a bug
+ * in the caller, a 500. A header carries printable ASCII only, so the rest is percent-encoded.
  */
 export function sameSiteLocation(to: string): string {
   if (!isSameSitePath(to)) throw new TypeError(`Refusing to redirect to ${JSON.stringify(to)}: not a path on this site`)
   return to.replace(/[^\x21-\x7e]/gu, (char) => encodeURIComponent(char))
 }
 
-/** 405 with `Allow`; OPTIONS asks which methods the address takes, and gets 204 with the same `Allow`. */
+/** OPTIONS gets 204 with the same `Allow`. */
 export function sendMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, allow: string, error: ClientError): FastifyReply {
   reply.header('allow', allow)
   if (request.method === 'OPTIONS') return reply.header('cache-control', NO_STORE).code(204).send()
   return request.server.errorResponses.send(request, reply, error)
 }
 
-/** The JSON schema of the error body, for the `response` schemas of /api routes. */
+/** For the `response` schemas of /api routes. */
 export const API_ERROR_SCHEMA = {
   type: 'object',
   required: ['error'],
@@ -58,16 +50,15 @@ export const API_ERROR_SCHEMA = {
   },
 } as const
 
-/** The JSON error body of `/api` and of form posts sent by scripts. */
 export function errorBody(request: FastifyRequest, code: string, message: string, digest?: string) {
   return errorBodyFor(String(request.id), code, message, digest)
 }
 
-/** Sends a classified failure where the plain forms will not do (a form post is answered with its page). */
+/** A form post's failure is answered with its page. */
 export type FailureRenderer = (request: FastifyRequest, reply: FastifyReply, failure: Failure) => FastifyReply | Promise<FastifyReply>
 
 export interface ErrorResponseContext extends BuildFacts {
-  /** The security headers of a response without scripts, for those sent before the hooks ran. */
+  /** For responses sent before the hooks ran. */
   readonly securityHeaders: Readonly<Record<string, string>>
 }
 
@@ -75,13 +66,9 @@ export interface ErrorResponses {
   /** `hooksRan: false` for a request refused before routing, whose security headers must be set here. */
   send(request: FastifyRequest, reply: FastifyReply, error: ClientError, options?: { readonly hooksRan?: boolean }): FastifyReply
   sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply | Promise<FastifyReply>
-  /** Form posts' failures are rendered by the actions plugin, which has the page renderer. */
+  /** The actions plugin has the page renderer. */
   renderActionsWith(renderer: FailureRenderer): void
-  /**
-   * Writes a client error straight to a socket whose request Node could not parse (431,
-   * 400, 408), then closes it; returns the response's request id (undefined when nothing
-   * could be written: the socket is gone, or a response is already under way on it).
-   */
+  /** For a request Node could not parse; the request id, or undefined when nothing could be written. */
   writeToSocket(socket: Duplex, rawRequest: Buffer | undefined, error: ClientError): string | undefined
 }
 
@@ -124,10 +111,8 @@ export function createErrorResponses(context: ErrorResponseContext): ErrorRespon
     },
     writeToSocket(socket, rawRequest, error) {
       const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-      // A request before the bad bytes, received whole, is still being answered (bytes
-      // after a request that said `Connection: close`, a body longer than its
-      // Content-Length): that response goes out, then the connection ends. Ours written
-      // now would come first, as the response to that request.
+      // A request before the bad bytes is still being answered: ours written now would come first,
+      // as the response to that request.
       if (inFlight?.req.complete && socket.writable) {
         inFlight.once('close', () => socket.end())
         return undefined
@@ -158,7 +143,7 @@ export function createErrorResponses(context: ErrorResponseContext): ErrorRespon
   return responses
 }
 
-/** What Node's parser refused, as a client error; undefined for a connection that just went away. */
+/** Undefined for a connection that just went away. */
 export function parserClientError(error: { readonly code?: string }): ClientError | undefined {
   switch (error.code) {
     case 'ECONNRESET':

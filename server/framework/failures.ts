@@ -1,7 +1,6 @@
 /**
- * The one classifier of thrown values (docs/architecture.md, "Errors"): every kind of
- * request asks `classify` what an error is, and only renders the answer. A server error
- * is logged and reported here, once, so its digest, log line and report always agree.
+ * The one classifier of thrown values (docs/architecture.md, "Errors"). A server error is logged and
+ * reported here, once, so its digest, log line and report always agree.
  */
 import type { FastifyRequest } from 'fastify'
 import { digestOf } from '../../shared/framework/digest.js'
@@ -22,14 +21,9 @@ export type Failure =
 
 export type ServerError = Extract<Failure, { type: 'server-error' }>
 
-/** Where the failure happened, for the log line and the report. */
 export type FailureSource = Omit<FailureContext, 'digest'>
 
-/**
- * What `error` is. `message` is the log line of a server error (`'api request failed'`).
- * The request's kind picks the words of a body Fastify refused (a form's limit is not
- * the tunnel's).
- */
+/** `message` is the log line of a server error. The request's kind picks the words: a form's limit is not the tunnel's. */
 export function classify(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): Failure {
   if (isRedirect(error)) return { type: 'redirect', status: error.status, location: error.location }
   if (isNotFound(error)) return { type: 'not-found' }
@@ -39,14 +33,13 @@ export function classify(request: FastifyRequest, error: unknown, message: strin
   return serverError(request, error, message, source)
 }
 
-/** An error known to be a server error (a render, a deferred part): its digest, logged and reported once. */
 export function serverError(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): ServerError {
   const digest = digestOf(error)
   reportServerError(request, error, message, { ...source, digest })
   return { type: 'server-error', status: Math.max(statusOf(error), 500), digest, thrown: error }
 }
 
-/** Logs and reports a server error whose digest was made already (React's `onError` hands it to the page first). */
+/** React's `onError` hands the digest to the page first. */
 export function reportWithDigest(request: FastifyRequest, error: unknown, message: string, digest: string, source: FailureSource = {}): void {
   reportServerError(request, error, message, { ...source, digest })
 }
@@ -57,7 +50,6 @@ interface ThrownError {
   readonly message: string
 }
 
-/** The status an error responds with: its own when it is an HTTP error status, else 500. */
 export function statusOf(error: unknown): number {
   if (typeof error !== 'object' || error === null) return 500
   const { statusCode, status } = error as { statusCode?: unknown; status?: unknown }
@@ -86,7 +78,7 @@ const FASTIFY_ERRORS_BY_KIND: Partial<Record<RequestKind, Readonly<Record<string
   monitoring: { FST_ERR_CTP_BODY_TOO_LARGE: errors.TUNNEL_BODY_TOO_LARGE(TUNNEL_BODY_LIMIT) },
 }
 
-/** What @fastify/static's `send` refuses (its errors have no code), by status. */
+/** @fastify/static's `send` errors have no code. */
 const ASSET_ERRORS: Readonly<Record<number, ClientError>> = {
   // The router refuses malformed percent-encoding first: `send`'s 400 is a NUL byte.
   400: errors.ASSET_NUL_BYTE(),

@@ -1,8 +1,4 @@
-/**
- * The framework's door on the server side: what server/application.ts, server/main.ts,
- * the pages' and layouts' server modules and the /api routes import. Everything else in
- * server/framework/ is the framework's own.
- */
+/** What the product's server side imports; everything else in server/framework/ is the framework's own. */
 export { defineServerApp, ApplicationError, type Application, type ServerApplication } from './application.js'
 export { defineServerLayout, defineServerPage } from './page-definition.js'
 export type {

@@ -1,7 +1,6 @@
 /**
- * Initialises @sentry/node before the app is imported (docs/architecture.md, "Monitoring", "Known pitfalls"): the launcher
- * (dist/server/main.js) imports this first, and only when SENTRY_DSN is set, so a
- * server without monitoring loads no instrumentation at all.
+ * Initialises @sentry/node before the app is imported (docs/architecture.md, "Monitoring", "Known pitfalls").
+ * Imported only when SENTRY_DSN is set, so a server without monitoring loads no instrumentation.
  */
 import * as Sentry from '@sentry/node'
 import { ConfigError, loadConfig } from './config.js'

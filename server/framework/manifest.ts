@@ -6,7 +6,7 @@ export class ManifestError extends Error {
   override name = 'ManifestError'
 }
 
-/** Reads the client build's manifest once, at start; a missing build fails loudly. */
+/** Once, at start; a missing build fails loudly. */
 export function readManifest(clientDir: string): BuildManifest {
   const file = path.join(clientDir, 'manifest.json')
   let text: string

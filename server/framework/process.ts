@@ -1,16 +1,9 @@
-/**
- * What every server process does the same way, production (main.ts) and development
- * (scripts/dev-server.ts): read the configuration or stop with a message naming the bad
- * variable, and listen or stop with the reason in the log.
- */
+/** What production (main.ts) and development (scripts/dev-server.ts) do the same way at start. */
 import type { FastifyInstance } from 'fastify'
 import { ConfigError, loadConfig, type AppConfig } from './config.js'
 import { ManifestError, readManifest } from './manifest.js'
 
-/**
- * The configuration, or exit 1 with one line naming the bad variable. `clientBuild`:
- * the production server also needs the client build where CLIENT_DIR says.
- */
+/** Exits 1 with one line naming the bad variable. */
 export function loadConfigOrExit({ clientBuild = false } = {}): AppConfig {
   try {
     const config = loadConfig()
@@ -32,18 +25,13 @@ function checkClientBuild(clientDir: string): void {
   }
 }
 
-/**
- * The exit code of a server that found its port taken: `npm run dev`'s supervisor
- * (scripts/dev.ts) stops on it instead of waiting for an edit, which would not free the port.
- */
+/** `npm run dev`'s supervisor (scripts/dev.ts) stops on it instead of waiting for an edit, which would not free the port. */
 export const EXIT_PORT_IN_USE = 3
 
-/** What an operator is told when the port is taken: which one, and what to do about it. */
 export function portInUseMessage(host: string, port: number): string {
   return `port ${port} is already in use on ${host}: stop the process that listens there, or set PORT to another port`
 }
 
-/** Whether a listen failed because something else listens on that address. */
 export function isAddressInUse(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | null)?.code === 'EADDRINUSE'
 }

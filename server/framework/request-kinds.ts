@@ -1,13 +1,6 @@
 /**
- * The kind of a request decides the form of every error response it gets. The route
- * declares it (`config.requestKind`, set by the plugin that owns the route); only a
- * request no route took falls back to its target's prefix.
- *
- * - `api`: `{ "error": { "code", "message", "requestId", "digest"? } }`;
- * - `data` (page data): an error payload, as the browser's navigation reads it;
- * - `monitoring` and `assets`: plain text;
- * - `page`: an HTML page, with the app's stylesheet and no script;
- * - `action` (a form post): the page again or JSON, rendered by the actions plugin.
+ * The kind of a request decides the form of every error response it gets. The plugin that owns the
+ * route declares it; only a request no route took falls back to its target's prefix.
  */
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify'
 import { DATA_PREFIX } from '../../shared/framework/constants.js'
@@ -22,12 +15,11 @@ export type RequestKind = 'api' | 'data' | 'monitoring' | 'assets' | 'page' | 'a
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The kind of the route's requests, which picks the form of their error responses. */
     requestKind?: RequestKind
   }
 }
 
-/** Every route `fastify` (a plugin's context) registers from now on is of `kind`. */
+/** Every route the plugin's context registers from now on. */
 export function declareRequestKind(fastify: FastifyInstance, kind: RequestKind): void {
   fastify.addHook('onRoute', (route: RouteOptions) => {
     route.config = { ...route.config, requestKind: route.config?.requestKind ?? kind }
@@ -44,7 +36,7 @@ function isUnder(target: string, prefix: string): boolean {
   return next === '' || next === '/' || next === '?' || next === '#'
 }
 
-/** The kind a target names by its prefix: for requests no route took. */
+/** For requests no route took. */
 export function requestKindOfTarget(rawTarget: string): RequestKind {
   const target = originForm(rawTarget)
   if (isUnder(target, '/api')) return 'api'
@@ -54,7 +46,6 @@ export function requestKindOfTarget(rawTarget: string): RequestKind {
   return 'page'
 }
 
-/** The 404 of each kind of request: one wording each. */
 export function notFoundFor(kind: RequestKind): ClientError {
   switch (kind) {
     case 'api':
@@ -68,7 +59,6 @@ export function notFoundFor(kind: RequestKind): ClientError {
   }
 }
 
-/** The log line of a server error, by kind. */
 export function failedMessageFor(kind: RequestKind): string {
   switch (kind) {
     case 'api':
@@ -82,7 +72,6 @@ export function failedMessageFor(kind: RequestKind): string {
   }
 }
 
-/** What a response needs of the client build: its id (page data) and its stylesheets (pages). */
 export interface BuildFacts {
   readonly buildId: string
   readonly stylesheets: readonly string[]
@@ -93,7 +82,6 @@ export interface ErrorBody {
   readonly body: string
 }
 
-/** What a client is told of an error: a client error's code and words, or a server error's digest. */
 export type ErrorView =
   | { readonly status: number; readonly code: string; readonly message: string; readonly digest?: undefined }
   | { readonly status: number; readonly digest: string; readonly code?: undefined; readonly message?: undefined }
@@ -101,12 +89,11 @@ export type ErrorView =
 const JSON_TYPE = 'application/json; charset=utf-8'
 const TEXT_TYPE = 'text/plain; charset=utf-8'
 
-/** The JSON error body of `/api` and of form posts sent by scripts. */
 export function errorBodyFor(requestId: string, code: string, message: string, digest?: string) {
   return { error: { code, message, requestId, ...(digest ? { digest } : {}) } }
 }
 
-/** An error in the form `kind` speaks (an action's, when no renderer took it, as a page's); a server error says only its digest. */
+/** A server error says only its digest. */
 export function errorBodyOf(build: BuildFacts, kind: RequestKind, view: ErrorView, requestId: string): ErrorBody {
   const { status, digest } = view
   switch (kind) {

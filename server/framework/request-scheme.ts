@@ -1,8 +1,6 @@
 /**
- * Whether the client reached us over https: the connection's own scheme, or a trusted
- * proxy's X-Forwarded-Proto (Fastify's `request.protocol`, which gives the header's
- * value as sent). Schemes are case-insensitive, so `HTTPS` is https; anything but https
- * is taken as http. What decides the Secure cookie attribute, HSTS and this site's origin.
+ * `request.protocol` gives a trusted proxy's X-Forwarded-Proto as sent, and schemes are case-insensitive.
+ * Decides the Secure cookie attribute, HSTS and this site's origin.
  */
 import type { FastifyRequest } from 'fastify'
 

@@ -1,13 +1,6 @@
 /**
- * The production process (`runServer`, called by server/main.ts with the product): read
- * the environment, build the app, listen, and stop cleanly.
- *
- * On SIGTERM or SIGINT: /api/ready answers 503 at once while everything else is still
- * served for SHUTDOWN_DELAY_MS (the balancer's health check notices and stops sending
- * new requests), then the server stops accepting and lets in-flight requests finish
- * and open connections end (stopAccepting), for at most SHUTDOWN_GRACE_MS; monitoring
- * is flushed, the log written out; exit 0. A second signal, or a drain that outlasts
- * the grace period, exits at once with 1.
+ * The production process. On SIGTERM, readiness is 503 for SHUTDOWN_DELAY_MS while everything is still
+ * served, so the balancer stops sending; then in-flight requests get SHUTDOWN_GRACE_MS to finish.
  */
 import net from 'node:net'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -19,20 +12,12 @@ import type { AppConfig } from './config.js'
 import { listenOrExit, loadConfigOrExit } from './process.js'
 import { removeLiveFilesSync, removeStaleFiles } from './uploads/store-upload.js'
 
-/**
- * How long a stopping instance waits for the connections it holds to end by themselves,
- * before it closes the idle ones: longer than a proxy's idle timeout for its upstream
- * connections (nginx's `keepalive_timeout 4s` in docs/deploy.md).
- */
+/** Longer than a proxy's idle timeout for its upstream connections (`keepalive_timeout 4s` in docs/deploy.md). */
 const IDLE_WAIT_MS = 5_000
 
-/**
- * How old a temporary upload file must be for a starting process to take it for one
- * left behind: far past the request timeout (120 s), within which a body arrives.
- */
+/** Far past the request timeout (120 s), within which a body arrives. */
 const STALE_UPLOAD_MS = 60 * 60_000
 
-/** Runs the product until a stop signal, then drains and exits (the whole story above). */
 export async function runServer(application: Application): Promise<void> {
   const config = loadConfigOrExit({ clientBuild: true })
 
@@ -46,8 +31,7 @@ export async function runServer(application: Application): Promise<void> {
   const shutDown = shutDownOnce(app, config, inFlight, logDestination)
   process.on('SIGTERM', shutDown)
   process.on('SIGINT', shutDown)
-  // Whatever way the process ends (a clean stop, the grace period outlasted, a second
-  // signal), the files of uploads still in progress go with it.
+  // Whatever way the process ends, the files of uploads still in progress go with it.
   process.on('exit', removeLiveFilesSync)
 
   await listenOrExit(app, config)
@@ -59,7 +43,6 @@ export async function runServer(application: Application): Promise<void> {
   )
 }
 
-/** Counts requests received and not yet answered (or abandoned). */
 function countInFlight(app: FastifyInstance): () => number {
   let inFlight = 0
   app.server.on('request', (_request, response) => {
@@ -70,14 +53,9 @@ function countInFlight(app: FastifyInstance): () => number {
 }
 
 /**
- * Stops accepting connections, then waits until the open ones are done, without
- * closing one under a request. Node's own `close()` drops every connection that has no
- * request in progress, at once: a proxy that has just sent a request on one sees a
- * reset, and may not retry it elsewhere if it is a form post. So the listener closes
- * alone (net.Server's close, without http's idle sweep); every answer from now on
- * closes its connection (app.ts); idle connections end when the proxy drops them
- * (its idle timeout) or after IDLE_WAIT_MS. New connections are refused, which a proxy
- * retries on another instance, form posts included.
+ * Node's own `close()` drops every idle connection at once: a proxy that has just sent a form post on
+ * one sees a reset, and may not retry it. So the listener closes alone, every answer from now on
+ * closes its connection, and idle ones are left to the proxy for IDLE_WAIT_MS.
  */
 async function stopAccepting(app: FastifyInstance, config: AppConfig, inFlight: () => number): Promise<void> {
   let isClosed = false
@@ -89,17 +67,14 @@ async function stopAccepting(app: FastifyInstance, config: AppConfig, inFlight: 
   await Promise.race([closed, sleep(idleWait)])
   if (isClosed) return
   app.server.closeIdleConnections()
-  // Node's idea of an idle connection can miss one (seen: a keep-alive connection whose
-  // last answer the client has not read). Once no request is in flight, whatever is
-  // still open is idle by definition and closed too; a request still running keeps
-  // its connection until it is answered (with `Connection: close`).
+  // Node's idea of an idle connection can miss one (seen: a last answer the client has not read).
+  // Once no request is in flight, whatever is still open is idle by definition.
   while (!isClosed) {
     await Promise.race([closed, sleep(250)])
     if (!isClosed && inFlight() === 0) app.server.closeAllConnections()
   }
 }
 
-/** The stop signals' handler: the first drains and exits 0, a second exits at once with 1. */
 function shutDownOnce(
   app: FastifyInstance,
   config: AppConfig,
@@ -126,9 +101,7 @@ function shutDownOnce(
       await app.errorReporter.flush(Math.min(2_000, config.shutdownGraceMs))
       clearTimeout(deadline)
       app.log.info('stopped')
-      // The last lines, then the count of those dropped since the last report, written
-      // before the exit, which would cut short a write under way (a stalled stdout
-      // holds the process here, as it would hold the exit's own synchronous write).
+      // The exit would cut short a write under way.
       await log.flush()
       process.exit(0)
     } catch (error) {

@@ -1,15 +1,12 @@
 /**
- * The cross-site request check of form posts (docs/architecture.md, "Server actions"): the browser says where a
- * POST comes from (Origin, or Referer when an old browser or a privacy setting left
- * Origin out), and that must be this site's own origin, as the client reached it
- * (through a trusted proxy: its X-Forwarded-Proto and -Host), or one of the allowed
- * origins. Without either header the post cannot be checked, so it is refused.
+ * The cross-site request check of form posts (docs/architecture.md, "Server actions"). Referer stands in when a
+ * privacy setting left Origin out; without either the post cannot be checked, so it is refused.
  */
 import type { FastifyRequest } from 'fastify'
 import { errors, type ClientError } from './error-registry.js'
 import { isHttps } from './request-scheme.js'
 
-/** This site's origin as the client reached it: `https://shop.example`. */
+/** As the client reached it, through a trusted proxy. */
 export function ownOrigin(request: FastifyRequest): string | undefined {
   try {
     return new URL(`${isHttps(request) ? 'https' : 'http'}://${request.host}`).origin
@@ -27,7 +24,6 @@ function originOf(url: string): string | undefined {
   }
 }
 
-/** Why the request may not post here, or undefined when it may. */
 export function crossOriginProblem(request: FastifyRequest, allowedOrigins: ReadonlySet<string>): ClientError | undefined {
   const { origin, referer } = request.headers
   if (origin === undefined && referer === undefined) return errors.NO_ORIGIN()
