@@ -23,11 +23,27 @@ export type ServerError = Extract<Failure, { type: 'server-error' }>
 
 export type FailureSource = Omit<FailureContext, 'digest'>
 
+/**
+ * Who threw it: `framework` for what reaches the error handler (Fastify's errors, a plugin's, an /api
+ * handler's), whose `statusCode` is believed; `page` for a page's loaders and guards and for actions,
+ * where only our own errors (`HttpError`, `AppError`, `redirect()`, `notFound()`) say their status.
+ * A library's error about its own upstream call (a 401 from a payment API) is then a server error,
+ * reported, not the visitor's fault.
+ */
+export type ThrownBy = 'framework' | 'page'
+
 /** `message` is the log line of a server error. The request's kind picks the words: a form's limit is not the tunnel's. */
-export function classify(request: FastifyRequest, error: unknown, message: string, source: FailureSource = {}): Failure {
+export function classify(
+  request: FastifyRequest,
+  error: unknown,
+  message: string,
+  source: FailureSource = {},
+  thrownBy: ThrownBy = 'framework',
+): Failure {
   if (isRedirect(error)) return { type: 'redirect', status: error.status, location: error.location }
   if (isNotFound(error)) return { type: 'not-found' }
   if (error instanceof AppError) return { type: 'client-error', error: error.clientError, exposed: true }
+  if (thrownBy === 'page' && !isHttpError(error)) return serverError(request, error, message, source)
   const status = statusOf(error)
   if (status < 500) return clientErrorOf(error as ThrownError, status, requestKindOf(request))
   return serverError(request, error, message, source)

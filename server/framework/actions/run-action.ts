@@ -104,7 +104,7 @@ interface ThrownAt {
 
 export async function answerThrown(answers: ActionAnswers, request: FastifyRequest, reply: FastifyReply, error: unknown, at: ThrownAt) {
   const { what, ...source } = at
-  return answers.sendFailure(request, reply, classify(request, error, what, source))
+  return answers.sendFailure(request, reply, classify(request, error, what, source, 'page'))
 }
 
 /** docs/guide/forms-and-actions.md, "Secret fields". */

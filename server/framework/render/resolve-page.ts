@@ -248,7 +248,7 @@ function failure(error: unknown, context: ResolveContext, request: FastifyReques
     ...(placement.routeId !== undefined ? { routeId: placement.routeId } : {}),
     ...(placement.failedLayout !== undefined ? { layoutId: placement.failedLayout } : {}),
   }
-  const failed = classify(request, error, `${thrower} failed`, source)
+  const failed = classify(request, error, `${thrower} failed`, source, 'page')
   switch (failed.type) {
     case 'redirect':
       return { kind: 'redirect', status: failed.status, location: sameSiteLocation(failed.location) }

@@ -46,6 +46,17 @@ t.test('loader outcomes (fixture routes)', async (t) => {
     t.equal(line?.routeId, 'failing')
   })
 
+  t.test("a loader's error that carries a statusCode of its own (an upstream API's 401) is still a server error", async (t) => {
+    for (const url of ['/failing?upstream=401', '/failing?upstream=404', '/_data/failing?upstream=401']) {
+      const res = await app.inject(url)
+      t.equal(res.statusCode, 500, `${url}: a 500, not the upstream's status`)
+      t.notMatch(res.body, SECRET_MESSAGE, 'no message sent')
+      const digest = /Digest: (?:<!-- -->)?([0-9a-z]+)|"digest":"([0-9a-z]+)"/.exec(res.body)
+      const line = logs.find((l) => l.msg === 'loader failed' && l.digest === (digest?.[1] ?? digest?.[2]))
+      t.equal(line?.level, 50, 'logged as an error with the digest sent')
+    }
+  })
+
   t.test('the same failure gives the same digest twice', async (t) => {
     const digests = await Promise.all([1, 2].map(async () => /Digest: (?:<!-- -->)?([0-9a-z]+)/.exec((await app.inject('/failing')).body)?.[1]))
     t.equal(digests[0], digests[1])
