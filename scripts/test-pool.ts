@@ -96,6 +96,11 @@ function runStep(step: Step, options: PoolOptions, live: boolean): Promise<Finis
       : undefined
   const closed = new Promise<void>((resolve) => child.once('close', () => resolve()))
   return new Promise((resolve) => {
+    // Not started at all (the command is missing): the step fails, saying why.
+    child.once('error', (error) => {
+      clearTimeout(backstop)
+      resolve({ report: `${report}${error.message}\n`, code: 127, signal: null, timedOut: false, seconds: (performance.now() - started) / 1000 })
+    })
     child.once('exit', (code, signal) => {
       clearTimeout(backstop)
       clearTimeout(kill)
@@ -161,7 +166,13 @@ export async function runSteps(steps: readonly Step[], options: PoolOptions): Pr
           next()
         })
       }
-      if (running === 0) resolve(steps.flatMap((step) => outcomes.get(step.name) ?? []))
+      if (running > 0) return
+      // Nothing runs and these never became ready (a prerequisite that is no step): failed, not left out.
+      for (const step of waiting.splice(0)) {
+        if (!options.stopping())
+          settle(step, { name: step.name, kind: step.kind, seconds: 0, why: 'a step it needs never ran', passed: 0, failed: 0 })
+      }
+      resolve(steps.flatMap((step) => outcomes.get(step.name) ?? []))
     }
     next()
   })

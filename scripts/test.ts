@@ -172,7 +172,8 @@ const checkStep = (script: string): Step => ({
   name: script,
   kind: 'check',
   after: [],
-  estimate: Number.POSITIVE_INFINITY,
+  // Gates nothing: ordered among the files by its length (about 25 s each on a quiet machine).
+  estimate: 25,
   start: () => start('npm', ['run', '--silent', script], { stdout: 'pipe', stderr: 'pipe' }),
 })
 const checks = chosen.length === 0 && !unit ? [checkStep('typecheck'), checkStep('lint')] : []
