@@ -65,7 +65,12 @@ export interface ErrorResponseContext extends BuildFacts {
 export interface ErrorResponses {
   /** `hooksRan: false` for a request refused before routing, whose security headers must be set here. */
   send(request: FastifyRequest, reply: FastifyReply, error: ClientError, options?: { readonly hooksRan?: boolean }): FastifyReply
-  sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): FastifyReply | Promise<FastifyReply>
+  sendFailure(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    failure: Failure,
+    options?: { readonly hooksRan?: boolean },
+  ): FastifyReply | Promise<FastifyReply>
   /** The actions plugin has the page renderer. */
   renderActionsWith(renderer: FailureRenderer): void
   /** For a request Node could not parse; the request id, or undefined when nothing could be written. */
@@ -80,7 +85,8 @@ export function createErrorResponses(context: ErrorResponseContext): ErrorRespon
       if (!hooksRan) reply.headers(context.securityHeaders).header(REQUEST_ID_HEADER, request.id)
       return reply.code(error.status).header('cache-control', NO_STORE).type(type).send(body)
     },
-    sendFailure(request, reply, failure) {
+    sendFailure(request, reply, failure, { hooksRan = true } = {}) {
+      if (!hooksRan) reply.headers(context.securityHeaders).header(REQUEST_ID_HEADER, request.id)
       const kind = requestKindOf(request)
       if (kind === 'action' && renderActions) return renderActions(request, reply, failure)
       const { buildId } = context

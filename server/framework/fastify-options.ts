@@ -51,7 +51,7 @@ export function fastifyOptions(
     frameworkErrors: function refuseBeforeRouting(error, request, reply) {
       request.log.info({ code: error.code }, 'request refused before routing')
       const failure = classify(request, error, 'request failed')
-      if (failure.type !== 'client-error') return errorResponses.sendFailure(request, reply, failure)
+      if (failure.type !== 'client-error') return errorResponses.sendFailure(request, reply, failure, { hooksRan: false })
       return errorResponses.send(request, reply, failure.error, { hooksRan: false })
     },
     clientErrorHandler: function refuseUnparsedRequest(error, socket) {
