@@ -34,6 +34,9 @@ import { readInlineStyle, type InlineStyle } from './render/inline-style.js'
 import { createPageResponder, type PageResponder } from './render/page-responder.js'
 import { scriptlessSecurityHeaders } from './security-headers.js'
 import { registerSessions, type Sessions } from './session.js'
+import { createMetrics, NO_METRICS, type Metrics } from './metrics/metrics.js'
+import { serveMetrics } from './metrics/metrics-listener.js'
+import { redisUp } from './redis-connection.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +45,8 @@ declare module 'fastify' {
     errorResponses: ErrorResponses
     config: AppConfig
     sessions: Sessions
+    /** NO_METRICS unless METRICS_PORT is set. */
+    metrics: Metrics
   }
 }
 /** Longer than any sane render: a render still running then is stuck. */
@@ -87,6 +92,19 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   app.decorate('lifecycle', { draining: false, closing: false })
   app.decorate('errorResponses', errorResponses)
   app.decorate('config', config)
+  let pages: PageResponder | undefined
+  if (config.metrics) {
+    const metrics = createMetrics({
+      draining: () => app.lifecycle.draining,
+      staticPages: () => pages?.staticPagesKept() ?? { entries: 0, bytes: 0 },
+      redisUp,
+    })
+    app.decorate('metrics', metrics)
+    serveMetrics(app, metrics, config.metrics)
+  } else {
+    app.decorate('metrics', NO_METRICS)
+    app.decorate('metricsAddress', () => undefined)
+  }
   if (hosts.warning) app.log.warn(hosts.warning)
   // First, so that even a request refused by the hook below gets its line.
   development?.logRequests(app)
@@ -126,7 +144,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   const { definition } = options.application
   checkLayoutRules(definition.router)
   checkGuards(definition)
-  const pages = pageResponder(config, options, { manifest, inlineStyle, compression })
+  pages = pageResponder(config, options, { manifest, inlineStyle, compression, metrics: app.metrics })
   app.register(pagesPlugin, { pages })
   app.register(actionsPlugin, {
     pages,
@@ -152,13 +170,19 @@ function registerCookiesAndSessions(app: FastifyInstance, config: AppConfig, opt
 function pageResponder(
   config: AppConfig,
   options: BuildAppOptions,
-  build: { readonly manifest: BuildManifest; readonly inlineStyle: InlineStyle | undefined; readonly compression: boolean },
+  build: {
+    readonly manifest: BuildManifest
+    readonly inlineStyle: InlineStyle | undefined
+    readonly compression: boolean
+    readonly metrics: Metrics
+  },
 ): PageResponder {
   const { development } = options
   const { manifest, inlineStyle } = build
   const { dsn } = config.monitoring
   return createPageResponder({
     view: development?.view ?? constant(appView(options.application.definition)),
+    metrics: build.metrics,
     development: development !== undefined,
     compression: build.compression,
     manifest,

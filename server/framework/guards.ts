@@ -9,6 +9,7 @@
  * by throwing `redirect()` (`redirectToSignIn()` adds the return path), `notFound()` or
  * an `HttpError` (403).
  */
+import { timeStep } from './metrics/timing.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { originForm, splitTarget, type CanonicalLocation } from '../../shared/framework/location.js'
 import { redirect, type RedirectError } from '../../shared/framework/errors.js'
@@ -97,7 +98,7 @@ export function runGuards(
   if (!isGuarded(definition.router.layoutsOf(match?.id), match)) return UNGUARDED
   let outcome = outcomes.get(request)
   if (!outcome) {
-    outcome = decide(request, definition, match, location)
+    outcome = timeStep(request, 'guard', match?.id, '', decide(request, definition, match, location))
     outcomes.set(request, outcome)
   }
   return outcome

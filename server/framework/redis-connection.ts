@@ -43,6 +43,15 @@ export interface RedisConnection {
   answered(): void
 }
 
+const connections = new Set<Redis>()
+
+/** For the metrics: every Redis connection of this process ready; undefined when there is none. */
+export function redisUp(): boolean | undefined {
+  if (connections.size === 0) return undefined
+  for (const redis of connections) if (redis.status !== 'ready') return false
+  return true
+}
+
 /** Resolves once connected or given up on (about a second): Redis down at start is Redis down later. */
 export async function connectRedis(url: string, log: FastifyBaseLogger, words: RedisWords): Promise<RedisConnection> {
   const warn = throttledWarning(log, words.down, words.warnIntervalMs ?? DEFAULT_WARN_INTERVAL_MS)
@@ -65,6 +74,8 @@ export async function connectRedis(url: string, log: FastifyBaseLogger, words: R
   })
   redis.on('error', failed)
   redis.on('ready', answered)
+  connections.add(redis)
+  redis.once('end', () => connections.delete(redis))
   await redis.connect().catch(failed)
   return { redis, failed, answered }
 }

@@ -138,7 +138,12 @@ export const REDIS_BACK_INFO = 'Redis answers again: sessions work'
  * Sessions in Redis at `url`, shared by every instance. Connects before it resolves,
  * or gives up after a second: Redis down at start is the same as Redis down later.
  */
-export async function redisStore(url: string, log: FastifyBaseLogger, warnIntervalMs?: number): Promise<SessionStore> {
+export async function redisStore(
+  url: string,
+  log: FastifyBaseLogger,
+  warnIntervalMs?: number,
+  onFailure: () => void = () => {},
+): Promise<SessionStore> {
   const { redis, failed, answered } = await connectRedis(url, log, { down: REDIS_DOWN_WARNING, back: REDIS_BACK_INFO, warnIntervalMs })
   /** A command's result; its failure the 503 every kind of request answers. */
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
@@ -148,6 +153,7 @@ export async function redisStore(url: string, log: FastifyBaseLogger, warnInterv
       return result
     } catch (error) {
       failed(error)
+      onFailure()
       throw new SessionsUnavailableError(error)
     }
   }

@@ -92,7 +92,9 @@ export function registerSessions(app: FastifyInstance, options: SessionsOptions)
   if (store.kind === 'memory') app.log.warn(MEMORY_STORE_WARNING)
   app.register(async function keepSessions(scope) {
     const kept =
-      store.kind === 'memory' ? memoryStore(clock) : await redisStore(store.url, app.log.child({ component: 'sessions' }), options.warnIntervalMs)
+      store.kind === 'memory'
+        ? memoryStore(clock)
+        : await redisStore(store.url, app.log.child({ component: 'sessions' }), options.warnIntervalMs, () => app.metrics.sessionStoreError())
     scope.addHook('onClose', async () => kept.close())
     open = (request) => storedSession(request, kept, lifetimes, clock)
   })

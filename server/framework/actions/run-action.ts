@@ -1,4 +1,5 @@
 /** Runs the action a form names and answers its outcome. */
+import { timeStep } from '../metrics/timing.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ActionInput, ActionOutcome, Changed } from '../../../shared/framework/actions.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
@@ -45,7 +46,7 @@ export async function answerForm(
   let outcome: ActionOutcome<string>
   try {
     const searchParams = new URLSearchParams(location.search)
-    outcome = await found.handler(
+    const handling = found.handler(
       // Typed per action by the route table; here, any action's.
       { ...input, ...files } as ActionInput<string, string>,
       {
@@ -59,6 +60,7 @@ export async function answerForm(
         guard,
       },
     )
+    outcome = await timeStep(request, 'action', match?.id, name, Promise.resolve(handling))
   } catch (error) {
     await release()
     await response.applyTo(reply)

@@ -29,6 +29,8 @@ export interface AppConfig {
   /** The first seals sessions, all open them. Empty when unset: a key is made at start (server/framework/session.ts). */
   readonly sessionSecrets: readonly string[]
   readonly sessions: SessionConfig
+  /** Undefined when METRICS_PORT is unset: no metrics are kept at all. */
+  readonly metrics: { readonly port: number; readonly host: string } | undefined
   /** After SIGTERM: how long /api/ready says 503 while the instance still serves, so balancers notice. */
   readonly shutdownDelayMs: number
   readonly shutdownGraceMs: number

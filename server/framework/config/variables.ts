@@ -170,6 +170,20 @@ export const VARIABLES = [
     parse: parse.parseMilliseconds,
   }),
   variable({
+    name: 'METRICS_PORT',
+    meaning:
+      'port of a second listener that answers `GET /metrics` in Prometheus text format (and nothing else); ' +
+      'unset: no metrics are kept and the public port never answers `/metrics` (see [`docs/deploy.md`](docs/deploy.md#metrics))',
+    default: none<number | undefined>(undefined),
+    parse: parse.parsePort,
+  }),
+  variable({
+    name: 'METRICS_HOST',
+    meaning: 'address the metrics listener binds to; keep it where only the scraper reaches',
+    default: { text: 'HOST', value: (): string | undefined => undefined },
+    parse: parse.parseText,
+  }),
+  variable({
     name: 'SESSION_SECRET',
     meaning:
       'at least 32 characters: the secret session cookies are sealed with (`SESSION_STORE=cookie`). Unset, sessions end ' +

@@ -10,6 +10,7 @@ import { tidyPathname } from '../../../shared/framework/location.js'
 import { allowedMethods } from '../../../shared/framework/route-actions.js'
 import { actionAnswers } from '../actions/answers.js'
 import { actionNamed } from '../actions/find-action.js'
+import { labelPageRoute } from '../metrics/route-label.js'
 import { ACTION_BODY_LIMIT, FORM_TYPE, readForm } from '../actions/read-form.js'
 import { answerForm, answerGuardStop } from '../actions/run-action.js'
 import { foreignCharset } from '../content-charset.js'
@@ -80,6 +81,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       const { definition } = view
       // The not-found page is in the root layout: the root's actions (the theme choice) work there too.
       const match = definition.router.match(location.pathname)
+      labelPageRoute(request, match?.id)
       const allow = allowedMethods(definition.router, match?.id)
       if (!allow.includes('POST')) {
         if (!match) return sendClientError(request, reply, errors.PAGE_NOT_FOUND())

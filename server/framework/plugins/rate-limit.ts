@@ -79,7 +79,10 @@ async function rateLimitPlugin(fastify: FastifyInstance, opts: RateLimitPluginOp
     keyGenerator: (request) => clientAddressKey(request.ip),
     // RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset and Retry-After.
     enableDraftSpec: true,
-    errorResponseBuilder: (_request, context) => new AppError(errors.RATE_LIMITED(context.after)),
+    errorResponseBuilder: (request, context) => {
+      request.server.metrics.rateLimited(request.routeOptions.config?.requestKind === 'monitoring' ? 'monitoring' : 'forms')
+      return new AppError(errors.RATE_LIMITED(context.after))
+    },
   })
 }
 

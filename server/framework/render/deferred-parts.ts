@@ -101,12 +101,16 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
   // A value JSON cannot carry (a BigInt, a cycle) fails here, as the part's failure,
   // not later while it is written into an answer.
   const arrived = Promise.race([part, late]).then((value) => (JSON.stringify(value), value))
+  const route = source.routeId ?? 'unmatched'
+  const { metrics } = request.server
   const promise: Thenable = arrived.then(
     (value) => {
+      metrics.deferredPart(route, 'settled')
       Object.assign(promise, { status: 'fulfilled', value })
       return value
     },
     (error: unknown) => {
+      metrics.deferredPart(route, error instanceof PartTimedOut ? 'timed_out' : 'failed')
       const failure = new DeferredFailure(lateForNoOne(request, error) ? '' : partFailed(request, error, source, ref))
       Object.assign(promise, { status: 'rejected', reason: failure })
       throw failure

@@ -32,6 +32,8 @@ import { StaticCache, type StaticData, type StaticPage } from './static-pages.js
 import { mayCache, rememberData, sendDocument, sendStaticData, sendStaticPage, type Delivery } from './send-document.js'
 import type { InlineStyle } from './inline-style.js'
 import { sendDeferredData } from './deferred-answer.js'
+import { labelPageRoute } from '../metrics/route-label.js'
+import type { Metrics } from '../metrics/metrics.js'
 
 export interface PageResponderOptions {
   /** The pages and their renderer: always the same in production, the latest edit in development. */
@@ -44,6 +46,7 @@ export interface PageResponderOptions {
    * failures carry their message and stack to the browser's error overlay.
    */
   readonly development: boolean
+  readonly metrics: Metrics
   /** A streamed render still running after this long is aborted. */
   readonly renderTimeoutMs: number
   /** Compress what goes out (COMPRESSION): static pages once, streamed pages as they stream. */
@@ -67,6 +70,8 @@ export interface PageResponder {
   resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation): Promise<Resolution>
   /** Sends a payload as this location's HTML document (a form post's 422 page, or its error page). */
   sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload): Promise<FastifyReply>
+  /** Documents and page data kept in memory, for the metrics (characters, close to bytes for HTML and JSON). */
+  staticPagesKept(): { readonly entries: number; readonly bytes: number }
 }
 
 export function createPageResponder(opts: PageResponderOptions): PageResponder {
@@ -84,7 +89,12 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
   }
 
-  const delivery: Delivery = { opts, staticPages: new StaticCache<StaticPage>(), staticData: new StaticCache<StaticData>(), sendRenderFailure }
+  const delivery: Delivery = {
+    opts,
+    staticPages: new StaticCache<StaticPage>((page) => page.template.length),
+    staticData: new StaticCache<StaticData>((data) => data.json.length),
+    sendRenderFailure,
+  }
   const responder: Responder = {
     delivery,
     buildId,
@@ -100,6 +110,10 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     sendDocument: (reply, view, location, payload) => sendDocument(delivery, reply, view, location, payload),
     respondHtml: (request, reply) => respondHtml(responder, request, reply),
     respondData: (request, reply) => respondData(responder, request, reply),
+    staticPagesKept: () => ({
+      entries: delivery.staticPages.size + delivery.staticData.size,
+      bytes: delivery.staticPages.bytes + delivery.staticData.bytes,
+    }),
   }
 }
 
@@ -117,7 +131,7 @@ async function respondHtml({ delivery, resolve }: Responder, request: FastifyReq
   const location = locationOfTarget(request.url)
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
   const cached = delivery.staticPages.get(location.key)
-  if (cached) return sendStaticPage(delivery, request, reply, cached)
+  if (cached) return sendKeptPage(request, cached, () => sendStaticPage(delivery, request, reply, cached))
   const view = delivery.opts.view()
   const resolution = await resolve(request, view, location)
   await resolution.response?.applyTo(reply)
@@ -137,7 +151,7 @@ async function respondData(
   const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
   const cached = delivery.staticData.get(location.key)
-  if (cached) return sendStaticData(delivery, request, reply, cached)
+  if (cached) return sendKeptPage(request, cached, () => sendStaticData(delivery, request, reply, cached))
   const resolution = await resolve(request, delivery.opts.view(), location, { held: heldLayouts(request) })
   await resolution.response?.applyTo(reply)
   if (resolution.kind === 'redirect') {
@@ -150,6 +164,12 @@ async function respondData(
   if (mayCache(delivery, payload)) return sendStaticData(delivery, request, reply, rememberData(delivery, location.key, payload))
   if (payload.deferred) return sendDeferredData(reply, payload, delivery.opts.compression)
   return reply.header('cache-control', NO_STORE).code(payload.status).send(payload)
+}
+
+function sendKeptPage<R>(request: FastifyRequest, kept: { readonly routeId: string | undefined }, send: () => R): R {
+  request.server.metrics.staticPage(true)
+  labelPageRoute(request, kept.routeId)
+  return send()
 }
 
 /** A data request from a browser running another build than this server's (BUILD_ID_HEADER); without the header, none. */

@@ -3,6 +3,8 @@
  * loader, and turn the outcome into a payload (or a redirect). The HTML and the
  * page-data endpoints both call this, so they answer the same URL the same way.
  */
+import { labelPageRoute } from '../metrics/route-label.js'
+import { timeStep } from '../metrics/timing.js'
 import type { FastifyRequest } from 'fastify'
 import { HttpError, type RedirectStatus } from '../../../shared/framework/errors.js'
 import { parseSearch, SearchParamError } from '../../../shared/framework/search-params.js'
@@ -112,6 +114,7 @@ export async function resolvePage(
   const match = router.match(pathname)
   const chain = router.layoutsOf(match?.id)
   const routeId = match?.id
+  labelPageRoute(request, routeId)
 
   // A static page's answer is shared: its loaders get neither cookies nor the answer.
   const perRequest = match ? match.route.mode === 'dynamic' : chain.some((layout) => layout.mode === 'dynamic')
@@ -209,21 +212,28 @@ async function runLoaders(
     const loader = definition.serverLayouts[layout.id]?.loader
     if (!loader || held?.has(layout.id)) return undefined
     const guard = guards.layouts.get(layout.id)
-    return settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext, guard } : { request }) as never))
+    const job = settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext, guard } : { request }) as never))
+    return timeStep(request, 'loader', match?.id, layout.id, job)
   })
   const pageJob =
     match && guards.ok
-      ? settle(() =>
-          // The route's type decides what its loader may use; here, any route is served.
-          definition.serverPages[match.id]!.loader({
-            params: match.params,
-            // A value the route does not take is its 400, shown in its layouts like a loader's refusal.
-            search: searchOf(match, searchParams),
-            searchParams,
-            request,
-            ...perRequestContext,
-            guard: guards.route,
-          } as never),
+      ? timeStep(
+          request,
+          'loader',
+          match.id,
+          'page',
+          settle(() =>
+            // The route's type decides what its loader may use; here, any route is served.
+            definition.serverPages[match.id]!.loader({
+              params: match.params,
+              // A value the route does not take is its 400, shown in its layouts like a loader's refusal.
+              search: searchOf(match, searchParams),
+              searchParams,
+              request,
+              ...perRequestContext,
+              guard: guards.route,
+            } as never),
+          ),
         )
       : undefined
   return { layoutResults: await Promise.all(layoutJobs), pageResult: await pageJob }

@@ -19,6 +19,8 @@ import type { PageResponderOptions } from './page-responder.js'
 import type { PageRender } from './render-page.js'
 import { documentFor, encodedDocumentFor, type StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
 import { pipeline } from 'node:stream'
+import { performance } from 'node:perf_hooks'
+import { timeStep } from '../metrics/timing.js'
 import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-answer.js'
 
@@ -40,8 +42,9 @@ function isStreamed(view: AppView, payload: ScreenPayload): boolean {
 }
 
 export function rememberData(delivery: Delivery, key: string, payload: ScreenPayload): StaticData {
-  const data = { json: JSON.stringify(payload), etag: etagFor('data', payload) }
+  const data = { json: JSON.stringify(payload), etag: etagFor('data', payload), routeId: payload.routeId }
   delivery.staticData.set(key, data)
+  delivery.opts.metrics.staticPage(false)
   return data
 }
 
@@ -121,10 +124,11 @@ export async function sendDocument(delivery: Delivery, reply: FastifyReply, view
   const streamed = isStreamed(view, payload) || (deferred.length > 0 && !crawler)
   // A static route's page is rendered once, without a nonce, and kept.
   if (cacheable && !streamed) {
-    const result = view.renderer.renderWhole(pageRender(delivery.opts, view, page, location, undefined, ''))
+    const result = renderWholeTimed(reply.request, view, pageRender(delivery.opts, view, page, location, undefined, ''), payload)
     if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
-    const cached: StaticPage = { template: result.body, etag: etagFor('html', payload), encoded: new Map() }
+    const cached: StaticPage = { template: result.body, etag: etagFor('html', payload), encoded: new Map(), routeId: payload.routeId }
     delivery.staticPages.set(location.key, cached)
+    delivery.opts.metrics.staticPage(false)
     rememberData(delivery, location.key, payload) // the client's next navigation here needs no loader run either
     return sendStaticPage(delivery, reply.request, reply, cached)
   }
@@ -134,7 +138,7 @@ export async function sendDocument(delivery: Delivery, reply: FastifyReply, view
   }
   if (streamed) return sendStreamed(delivery, reply, view, render, payload, cacheable, deferred)
   const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
-  const result = view.renderer.renderWhole(render)
+  const result = renderWholeTimed(reply.request, view, render, payload)
   if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
   // Encoded once: a string would be scanned for its byte length, then encoded again to be written.
   const body = Buffer.from(result.body)
@@ -159,14 +163,20 @@ async function sendStreamed(
     reply.request.log.debug('client closed the connection before the page was sent')
     aborted.abort()
   })
-  const result = await view.renderer.renderStream(render, {
-    timeoutMs: opts.renderTimeoutMs,
-    signal: aborted.signal,
-    deferred,
-    onRecoverableError: (error, digest) => {
-      reportWithDigest(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
-    },
-  })
+  const result = await timeStep(
+    reply.request,
+    'render',
+    routeIdOf(payload),
+    '',
+    view.renderer.renderStream(render, {
+      timeoutMs: opts.renderTimeoutMs,
+      signal: aborted.signal,
+      deferred,
+      onRecoverableError: (error, digest) => {
+        reportWithDigest(reply.request, error, 'render failed', digest, payload.kind === 'page' ? { routeId: payload.routeId } : {})
+      },
+    }),
+  )
   if (!result.ok) {
     // The client left before the shell was ready: no one to send a page to.
     if (aborted.signal.aborted) return reply.hijack()
@@ -182,6 +192,20 @@ async function sendStreamed(
   const compressed = compressingStream(encoding)
   pipeline(result.body, compressed, () => {})
   return reply.header('content-encoding', encoding).send(compressed)
+}
+
+function routeIdOf(payload: ScreenPayload): string | undefined {
+  return payload.kind === 'page' ? payload.routeId : undefined
+}
+
+/** renderWhole is synchronous: timed here rather than through timeStep's promise. */
+function renderWholeTimed(request: FastifyRequest, view: AppView, render: PageRender, payload: ScreenPayload) {
+  const { metrics } = request.server
+  if (!metrics.enabled) return view.renderer.renderWhole(render)
+  const start = performance.now()
+  const result = view.renderer.renderWhole(render)
+  metrics.step('render', routeIdOf(payload) ?? 'unmatched', '', (performance.now() - start) / 1000)
+  return result
 }
 
 /** Every part's script, once all have settled (within the render timeout). */

@@ -21,6 +21,8 @@ const MAX_ENTRIES = 500
 export interface StaticPage {
   /** The whole document, without the product's attributes on `<html>`. */
   readonly template: string
+  /** For the metrics' `route` label when it is served from memory. */
+  readonly routeId: string | undefined
   readonly etag: string
   /** Compressed documents, by `<html>` attributes and encoding, made on first use (shared while being made). */
   readonly encoded: Map<string, Promise<Buffer>>
@@ -29,11 +31,19 @@ export interface StaticPage {
 /** A static page's data as the page-data endpoint sends it. */
 export interface StaticData {
   readonly json: string
+  readonly routeId: string | undefined
   readonly etag: string
 }
 
 export class StaticCache<Entry> {
   readonly #entries = new Map<string, Entry>()
+  readonly #weigh: (entry: Entry) => number
+  #bytes = 0
+
+  /** `weigh`: the bytes an entry keeps, for the metrics. */
+  constructor(weigh: (entry: Entry) => number) {
+    this.#weigh = weigh
+  }
 
   get(key: string): Entry | undefined {
     const page = this.#entries.get(key)
@@ -46,13 +56,25 @@ export class StaticCache<Entry> {
   }
 
   set(key: string, entry: Entry): void {
-    this.#entries.delete(key)
+    this.#remove(key)
     this.#entries.set(key, entry)
-    if (this.#entries.size > MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!)
+    this.#bytes += this.#weigh(entry)
+    if (this.#entries.size > MAX_ENTRIES) this.#remove(this.#entries.keys().next().value!)
+  }
+
+  #remove(key: string): void {
+    const entry = this.#entries.get(key)
+    if (entry === undefined) return
+    this.#bytes -= this.#weigh(entry)
+    this.#entries.delete(key)
   }
 
   get size(): number {
     return this.#entries.size
+  }
+
+  get bytes(): number {
+    return this.#bytes
   }
 }
 

@@ -1,0 +1,22 @@
+/**
+ * The `route` label of a request: the page route's id once the router matched it, else the
+ * pattern of the Fastify route that took it (`/api/health`, `/assets/*`), else `unmatched`.
+ * Never the URL itself, which a visitor chooses.
+ */
+import type { FastifyRequest } from 'fastify'
+
+const pageRoutes = new WeakMap<FastifyRequest, string>()
+
+/** Called where the router matches a page or action, so the metrics name what was served. */
+export function labelPageRoute(request: FastifyRequest, routeId: string | undefined): void {
+  if (routeId !== undefined && request.server.metrics.enabled) pageRoutes.set(request, routeId)
+}
+
+export function routeLabelOf(request: FastifyRequest): string {
+  const page = pageRoutes.get(request)
+  if (page !== undefined) return page
+  const pattern = request.routeOptions.url
+  // The page and page-data catch-alls took a path no page route matched.
+  if (pattern === undefined || request.is404 || (pattern.endsWith('/*') && !pattern.startsWith('/assets'))) return 'unmatched'
+  return pattern
+}
