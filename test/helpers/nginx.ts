@@ -12,7 +12,7 @@ import path from 'node:path'
 type Test = { teardown(fn: () => unknown): void }
 
 /** The proxy part of docs/deploy.md's configuration, for these upstream origins. */
-export function nginxConfig(dir: string, port: number, upstreams: readonly string[]): string {
+export function nginxConfig(dir: string, port: number, upstreams: readonly string[], options: NginxOptions = {}): string {
   const servers = upstreams.map((origin) => `    server ${new URL(origin).host} max_fails=1 fail_timeout=2s;`).join('\n')
   return `worker_processes 1;
 pid ${dir}/nginx.pid;
@@ -21,7 +21,7 @@ daemon off;
 events { worker_connections 512; }
 http {
   access_log off;
-  client_body_temp_path ${dir}/client_body;
+${options.defaultBuffering ? '  gzip on;\n  gzip_proxied any;\n' : ''}  client_body_temp_path ${dir}/client_body;
   proxy_temp_path ${dir}/proxy;
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
@@ -42,8 +42,7 @@ ${servers}
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Request-Id $request_id;
-      proxy_buffering off;
-      proxy_next_upstream error timeout http_502 http_503 http_504;
+${options.defaultBuffering ? '' : '      proxy_buffering off;\n'}      proxy_next_upstream error timeout http_502 http_503 http_504;
       proxy_next_upstream_tries 2;
       proxy_connect_timeout 2s;
     }
@@ -52,7 +51,15 @@ ${servers}
 `
 }
 
-export async function startNginx(t: Test, upstreams: readonly string[]): Promise<string> {
+export interface NginxOptions {
+  /**
+   * As Debian's own nginx.conf has it: proxy buffering on, and `gzip on` (which holds what
+   * it compresses until the upstream flushes, and an upstream response that is buffered never does).
+   */
+  readonly defaultBuffering?: boolean
+}
+
+export async function startNginx(t: Test, upstreams: readonly string[], options: NginxOptions = {}): Promise<string> {
   const executable = process.env.NGINX_PATH || '/usr/sbin/nginx'
   const dir = mkdtempSync(path.join(tmpdir(), 'app-test-nginx-'))
   // Workers may run as another user (nginx as root drops to "nobody"): let them write.
@@ -63,7 +70,7 @@ export async function startNginx(t: Test, upstreams: readonly string[]): Promise
   }
   const port = await freePort()
   const conf = path.join(dir, 'nginx.conf')
-  writeFileSync(conf, nginxConfig(dir, port, upstreams))
+  writeFileSync(conf, nginxConfig(dir, port, upstreams, options))
   const child = spawn(executable, ['-p', dir, '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (chunk) => (stderr += chunk))

@@ -6,6 +6,7 @@
  */
 import { once } from 'node:events'
 import { Agent, request } from 'node:http'
+import { createGunzip } from 'node:zlib'
 import t from 'tap'
 import { startNginx } from '../helpers/nginx.js'
 import { waitUntil } from '../helpers/wait.js'
@@ -172,4 +173,45 @@ t.test('the client address the app sees', async (t) => {
     const line = app.logLines().find((l) => l.req?.url === '/items/434343')
     t.equal(line?.req.remoteAddress, '127.0.0.1')
   })
+})
+
+/** Reads `path` through nginx until `early` is in it; resolves with what had come then and the whole body later. */
+function readUntil(origin: string, path: string, early: string) {
+  return new Promise<{ first: string; whole: Promise<string> }>((resolve, reject) => {
+    const url = new URL(path, origin)
+    request({ host: url.hostname, port: url.port, path: url.pathname, headers: { 'accept-encoding': 'gzip' } }, (res) => {
+      // Each piece as nginx flushed it: a gzip stream decompresses as far as it has been flushed.
+      const text = res.headers['content-encoding'] === 'gzip' ? res.pipe(createGunzip()) : res
+      text.setEncoding('utf8')
+      let body = ''
+      let seen = false
+      const whole = new Promise<string>((done) => text.on('end', () => done(body)))
+      text.on('data', (chunk: string) => {
+        body += chunk
+        if (!seen && body.includes(early)) {
+          seen = true
+          resolve({ first: body, whole })
+        }
+      })
+      text.on('end', () => seen || reject(new Error(`${path} ended without ${early}`)))
+    })
+      .on('error', reject)
+      .end()
+  })
+}
+
+t.test('streamed pages and page data stream through nginx with its default buffering', async (t) => {
+  // The slow part comes long after the shell. nginx compresses (COMPRESSION off), and its gzip holds
+  // a buffered response's bytes until the end: only X-Accel-Buffering: no lets the shell through.
+  const server = await startInstance(0, { DEMO_SLOW_MS: '4000', COMPRESSION: 'off' })
+  t.teardown(() => server.child.kill('SIGKILL'))
+  const origin = await startNginx(t, [await listeningOrigin(server)], { defaultBuffering: true })
+  const [page, data] = await Promise.all([
+    readUntil(origin, '/items/7/stats', 'Counting the slow statistics'),
+    readUntil(origin, '/_data/items/7/stats', '"routeId":"stats"'),
+  ])
+  t.notMatch(page.first, 'Median price', 'the shell with its fallback arrives while the slow part is pending')
+  t.match(await page.whole, 'Median price', 'which follows in the same response')
+  t.notMatch(data.first, '"median"', "the page data's first line arrives while the slow part is pending")
+  t.match(await data.whole, '"median"', 'and the part follows on its own line')
 })

@@ -26,6 +26,7 @@ t.test('the document streams the shell at once and the part when it settles', as
   const page = getStreamed(`${origin}/deferred`)
   await waitUntil(() => page.text().includes('<h1>Deferred</h1>'), 'the shell arrived')
   t.equal(page.status(), 200)
+  t.equal(page.headers()['x-accel-buffering'], 'no', 'a proxy is told not to buffer it')
   t.match(page.text(), '<p id="part-waiting">Waiting for the part</p>', 'the fallback is in place')
   t.notMatch(page.text(), 'Arrived later', 'the part has not come')
   t.notMatch(page.text(), '</html>')
@@ -51,6 +52,7 @@ t.test('the page data streams too: the payload first, the part on a line of its 
   await waitUntil(() => data.text().includes('\n'), 'the first line arrived')
   t.match(data.headers()['content-type'], 'application/x-ndjson')
   t.equal(data.headers()['cache-control'], 'private, no-store')
+  t.equal(data.headers()['x-accel-buffering'], 'no', 'a proxy is told not to buffer it')
   const first = JSON.parse(data.text().split('\n')[0]!)
   t.match(first, { kind: 'page', routeId: 'deferred', data: { text: 'Deferred', later: null }, deferred: [{ key: 'later' }] })
   partGate.open()
@@ -199,4 +201,7 @@ t.test("the demo's price statistics: the summary at once, the slow part after", 
   const whole = getStreamed(`${quick.origin}/items/7/stats`)
   await whole.done
   t.match(whole.text(), /Median price<\/dt><dd>[\d.]+<\/dd>/, 'the final HTML has it')
+  const about = await fetch(`${quick.origin}/about`)
+  t.equal(about.headers.get('x-accel-buffering'), null, 'a page sent whole leaves buffering to the proxy')
+  await about.arrayBuffer()
 })

@@ -11,6 +11,13 @@ import { STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 
 /** Cache-Control of a static route's 200 answer: shared caches, for its lifetime. */
+/**
+ * On every streamed response: nginx (and proxies that copy it) buffer a proxied response
+ * by default, which would hold the shell until the last deferred part; this header turns
+ * that off for this response only.
+ */
+export const STREAMED_HEADER = 'x-accel-buffering'
+
 export const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_DATA_TTL_MS / 1000}`
 
 /** True when `payload` is a static route's page, the only kind any cache may keep. */

@@ -3,6 +3,7 @@
  * as scripts, into the page-data answer as lines, or, for a crawler, waited for before
  * the page is rendered whole.
  */
+import { STREAMED_HEADER } from './conditional.js'
 import { pipeline, Readable, type Writable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DEFERRED_DATA_TYPE, DEFERRED_GLOBAL, type DeferredOutcome } from '../../../shared/framework/deferred.js'
@@ -86,7 +87,7 @@ export function sendDeferredData(reply: FastifyReply, payload: ScreenPayload, co
       yield `${JSON.stringify(settled)}\n`
     }
   }
-  reply.header('cache-control', NO_STORE).code(payload.status).type(`${DEFERRED_DATA_TYPE}; charset=utf-8`)
+  reply.header('cache-control', NO_STORE).header(STREAMED_HEADER, 'no').code(payload.status).type(`${DEFERRED_DATA_TYPE}; charset=utf-8`)
   const encoding = compression ? negotiateEncoding(reply.request.headers['accept-encoding']) : undefined
   const body = Readable.from(lines(), { objectMode: false })
   if (!encoding) return reply.send(body)

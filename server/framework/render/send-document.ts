@@ -13,7 +13,7 @@ import { reportWithDigest } from '../failures.js'
 import { NO_STORE } from '../error-responses.js'
 import type { ServerLayout } from '../page-definition.js'
 import type { AppView } from './app-view.js'
-import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL } from './conditional.js'
+import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL, STREAMED_HEADER } from './conditional.js'
 import { htmlAttributes } from './document.js'
 import type { PageResponderOptions } from './page-responder.js'
 import type { PageRender } from './render-page.js'
@@ -183,7 +183,7 @@ async function sendStreamed(
     return delivery.sendRenderFailure(reply, payload, result.error)
   }
   const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
-  reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8')
+  reply.code(payload.status).header('cache-control', cacheControl).header(STREAMED_HEADER, 'no').type('text/html; charset=utf-8')
   const encoding = encodingFor(opts.compression, reply.request)
   const vary = documentVary(opts.compression, cacheable)
   if (vary) reply.header('vary', vary)
