@@ -36,6 +36,7 @@ import { scriptlessSecurityHeaders } from './security-headers.js'
 import { registerSessions, type Sessions } from './session.js'
 import { createMetrics, NO_METRICS, type Metrics } from './metrics/metrics.js'
 import { serveMetrics } from './metrics/metrics-listener.js'
+import { sendServerTiming } from './metrics/timing.js'
 import { redisUp } from './redis-connection.js'
 
 declare module 'fastify' {
@@ -105,6 +106,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
     app.decorate('metrics', NO_METRICS)
     app.decorate('metricsAddress', () => undefined)
   }
+  if (config.serverTiming) sendServerTiming(app)
   if (hosts.warning) app.log.warn(hosts.warning)
   // First, so that even a request refused by the hook below gets its line.
   development?.logRequests(app)

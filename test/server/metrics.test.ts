@@ -155,3 +155,19 @@ t.test('Redis is watched: up, then down, with the session store errors counted',
   const families = await scrapeUntil(metricsOrigin, (f) => total(f, 'app_session_store_errors_total') >= 1, 'the store error is counted')
   t.equal(total(families, 'http_requests_total', { route: 'items', status_class: '5xx' }), 1)
 })
+
+t.test('SERVER_TIMING=on: the steps of a computed page in its Server-Timing header; off by default', async (t) => {
+  const { origin } = await listenTestApp(t, 'production', { config: { serverTiming: true } })
+  const page = await get(origin, '/items/7')
+  const timing = page.headers.get('server-timing') ?? ''
+  t.match(timing, /(^|, )loader;desc="items";dur=\d+\.\d/, "the layout's loader")
+  t.match(timing, /(^|, )loader;desc="page";dur=\d+\.\d/, "the page's loader")
+  t.match(timing, /(^|, )render;dur=\d+\.\d/, 'the render')
+  const data = await get(origin, '/_data/items/7')
+  t.match(data.headers.get('server-timing'), /loader;desc="page";dur=/, 'page data too')
+  const guarded = await get(origin, '/account')
+  t.match(guarded.headers.get('server-timing'), /(^|, )guard;dur=\d/, 'a guarded page times its guard')
+
+  const off = await listenTestApp(t)
+  t.equal((await get(off.origin, '/items/7')).headers.get('server-timing'), null)
+})

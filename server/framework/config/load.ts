@@ -60,6 +60,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       absoluteTimeoutS: v.SESSION_ABSOLUTE_TIMEOUT,
     },
     metrics: v.METRICS_PORT === undefined ? undefined : { port: v.METRICS_PORT, host: v.METRICS_HOST ?? v.HOST },
+    serverTiming: v.SERVER_TIMING,
     shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     uploadDir: v.UPLOAD_DIR,

@@ -184,6 +184,14 @@ export const VARIABLES = [
     parse: parse.parseText,
   }),
   variable({
+    name: 'SERVER_TIMING',
+    meaning:
+      '`on`: dynamic pages, page data and form posts carry a `Server-Timing` header (guard, each loader, action, render, in ms), ' +
+      "which the browser's developer tools show; it tells anyone how long each step took, so keep it off where that matters",
+    default: { literal: 'off' },
+    parse: parse.parseSwitch,
+  }),
+  variable({
     name: 'SESSION_SECRET',
     meaning:
       'at least 32 characters: the secret session cookies are sealed with (`SESSION_STORE=cookie`). Unset, sessions end ' +

@@ -1,14 +1,50 @@
-/** Times one step of a request (a guard, a loader, an action, a render) into the metrics, when they are on. */
+/**
+ * Times the steps of a request (guards, loaders, the action, the render) into the metrics and,
+ * with SERVER_TIMING on, into the response's `Server-Timing` header. Neither on, it measures nothing.
+ */
 import { performance } from 'node:perf_hooks'
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TimedStep } from './metrics.js'
 
-/** Returns `work` itself: the step is observed when it settles, whichever way. */
+const timings = new WeakMap<FastifyRequest, string[]>()
+
+function observe(request: FastifyRequest, step: TimedStep, route: string | undefined, name: string, ms: number): void {
+  const { metrics, config } = request.server
+  metrics.step(step, route ?? 'unmatched', name, ms / 1000)
+  if (!config.serverTiming) return
+  const entries = timings.get(request) ?? []
+  // The name is a layout id, `page` or an action's name: identifiers, safe inside a quoted string.
+  entries.push(`${step};${name ? `desc="${name}";` : ''}dur=${ms.toFixed(1)}`)
+  timings.set(request, entries)
+}
+
+function measuring(request: FastifyRequest): boolean {
+  return request.server.metrics.enabled || request.server.config.serverTiming
+}
+
+/** Returns `work` itself: the step is observed when it settles, whichever way, before whoever awaits it. */
 export function timeStep<T>(request: FastifyRequest, step: TimedStep, route: string | undefined, name: string, work: Promise<T>): Promise<T> {
-  const { metrics } = request.server
-  if (!metrics.enabled) return work
+  if (!measuring(request)) return work
   const start = performance.now()
-  const observe = () => metrics.step(step, route ?? 'unmatched', name, (performance.now() - start) / 1000)
-  work.then(observe, observe)
+  const done = () => observe(request, step, route, name, performance.now() - start)
+  work.then(done, done)
   return work
+}
+
+export function timeSync<T>(request: FastifyRequest, step: TimedStep, route: string | undefined, work: () => T): T {
+  if (!measuring(request)) return work()
+  const start = performance.now()
+  try {
+    return work()
+  } finally {
+    observe(request, step, route, '', performance.now() - start)
+  }
+}
+
+/** With SERVER_TIMING on: the steps timed so far go out with the response's headers. */
+export function sendServerTiming(app: FastifyInstance): void {
+  app.addHook('onSend', async function addServerTiming(request, reply) {
+    const entries = timings.get(request)
+    if (entries) reply.header('server-timing', entries.join(', '))
+  })
 }

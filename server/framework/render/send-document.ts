@@ -19,8 +19,7 @@ import type { PageResponderOptions } from './page-responder.js'
 import type { PageRender } from './render-page.js'
 import { documentFor, encodedDocumentFor, type StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
 import { pipeline } from 'node:stream'
-import { performance } from 'node:perf_hooks'
-import { timeStep } from '../metrics/timing.js'
+import { timeStep, timeSync } from '../metrics/timing.js'
 import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-answer.js'
 
@@ -198,14 +197,9 @@ function routeIdOf(payload: ScreenPayload): string | undefined {
   return payload.kind === 'page' ? payload.routeId : undefined
 }
 
-/** renderWhole is synchronous: timed here rather than through timeStep's promise. */
+/** renderWhole is synchronous: timed around the call. */
 function renderWholeTimed(request: FastifyRequest, view: AppView, render: PageRender, payload: ScreenPayload) {
-  const { metrics } = request.server
-  if (!metrics.enabled) return view.renderer.renderWhole(render)
-  const start = performance.now()
-  const result = view.renderer.renderWhole(render)
-  metrics.step('render', routeIdOf(payload) ?? 'unmatched', '', (performance.now() - start) / 1000)
-  return result
+  return timeSync(request, 'render', routeIdOf(payload), () => view.renderer.renderWhole(render))
 }
 
 /** Every part's script, once all have settled (within the render timeout). */
