@@ -119,7 +119,8 @@ export const CONTACT_ATTACHMENT = { types: ['image/png', 'image/jpeg', 'applicat
 const LIST_ID = /^[0-9]{1,15}$/
 
 export const routes = {
-  home: route<HomeData>()({ pattern: '/', mode: 'static' }),
+  // Shared caches (a CDN) may keep these two for five minutes: the same for every visitor.
+  home: route<HomeData>()({ pattern: '/', mode: 'static', sharedCache: { maxAge: 300 } }),
   items: route<ItemsData>()({
     pattern: '/items/:id',
     mode: 'dynamic',
@@ -134,7 +135,7 @@ export const routes = {
     search: { tags: searchParam.int({ default: 12, min: 1, max: 12 }) },
     layout: layouts.items,
   }),
-  about: route<AboutData>()({ pattern: '/about', mode: 'static' }),
+  about: route<AboutData>()({ pattern: '/about', mode: 'static', sharedCache: { maxAge: 300 } }),
   contact: route<ContactData>()({
     pattern: '/contact',
     mode: 'dynamic',

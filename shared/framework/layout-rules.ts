@@ -4,6 +4,7 @@
  * A misspelled secret field would be sent back, so each must be one of its action's fields.
  */
 import type { ActionsDecl, AnyLayout, AnyRoute, LayoutTable, Router, SecretsDecl } from './route-table.js'
+import { sharedCacheProblem } from './shared-cache.js'
 
 export function checkLayoutRules(router: Pick<Router<any, any>, 'routes' | 'layouts' | 'layoutsOf'>): void {
   const { routes, layouts } = router
@@ -11,8 +12,18 @@ export function checkLayoutRules(router: Pick<Router<any, any>, 'routes' | 'layo
   for (const [id, route] of Object.entries(routes as Readonly<Record<string, AnyRoute>>)) {
     checkRouteChain(id, route, router.layoutsOf(id), layouts, root)
     checkSecrets(`Route "${id}"`, route)
+    checkSharedCache(id, route)
   }
   for (const [id, layout] of Object.entries(layouts as LayoutTable)) checkSecrets(`Layout "${id}"`, layout)
+}
+
+function checkSharedCache(id: string, route: AnyRoute): void {
+  if (!route.sharedCache) return
+  if (route.mode !== 'static') {
+    throw new Error(`Route "${id}" declares sharedCache but is ${route.mode}: only a static page is the same for every visitor`)
+  }
+  const problem = sharedCacheProblem(route.sharedCache)
+  if (problem) throw new Error(`Route "${id}": sharedCache.${problem}`)
 }
 
 function checkSecrets(owner: string, { actions = {}, secrets = {} }: { readonly actions?: ActionsDecl; readonly secrets?: SecretsDecl }): void {

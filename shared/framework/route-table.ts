@@ -10,6 +10,8 @@ import type { SecretsDecl, SecretsFor } from './secret-fields.js'
 import { compile, decodeParam } from './route-pattern.js'
 import type { WithoutDeferred } from './deferred.js'
 import type { PrefetchMode } from './prefetch-mode.js'
+import type { SharedCacheDecl } from './shared-cache.js'
+export type { SharedCacheDecl } from './shared-cache.js'
 import { formatSearch, searchDeclOf, type SearchDecl, type SearchInput, type SearchOf } from './search-params.js'
 export { searchDeclOf, type SearchOf } from './search-params.js'
 
@@ -109,6 +111,8 @@ export interface RouteDef<
   /** Pays only for pages that suspend: a whole-string render is about twice as fast (docs/decisions/008). */
   readonly stream?: boolean
   readonly prefetch?: PrefetchMode | undefined
+  /** Static routes only: how long shared caches may keep the page (shared/framework/shared-cache.ts). */
+  readonly sharedCache?: SharedCacheDecl | undefined
   /** None: the root layout. */
   readonly layout?: AnyLayout | undefined
   /** Set when the route's server module gives it a guard of its own. */
@@ -164,6 +168,8 @@ export function route<Data>() {
     layout?: Layout & (Mode extends 'static' ? StaticLayout : AnyLayout)
     /** A static page is shared by every visitor: it cannot be guarded. */
     guard?: Mode extends 'static' ? never : GuardDecl<Value>
+    /** Only a static page is the same for everyone, so only it may be kept by a shared cache. */
+    sharedCache?: Mode extends 'static' ? SharedCacheDecl : never
   }): RouteDef<Pattern, Data, Actions, Files, Secrets, ScopeOf<Value, Layout>> & { readonly mode: Mode; readonly search?: Search } & OwnGuard<
       Mode,
       Value

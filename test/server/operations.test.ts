@@ -4,6 +4,8 @@
  */
 import { request as httpRequest } from 'node:http'
 import t from 'tap'
+import { checkLayoutRules } from '../../shared/framework/layout-rules.js'
+import { createRouter, type AnyRoute } from '../../shared/framework/route-table.js'
 import { createTestApp, listenTestApp } from '../helpers/app.js'
 import { staticLoads } from '../fixtures/app/server.js'
 
@@ -51,13 +53,16 @@ t.test('caching', async (t) => {
     for (const url of ['/about', '/_data/about', '/', '/_data/']) {
       const res = await app.inject(url)
       t.equal(res.statusCode, 200, url)
-      t.equal(res.headers['cache-control'], 'public, max-age=300', url)
+      // The demo's home and about pages declare sharedCache: { maxAge: 300 }.
+      t.equal(res.headers['cache-control'], 'public, max-age=300, s-maxage=300', url)
+      t.equal(res.headers['cdn-cache-control'], 'max-age=300', url)
       const etag = String(res.headers.etag)
       t.match(etag, /^"(html|data)-[\w-]+-[\w-]{22}"$/, url)
       const again = await app.inject({ url, headers: { 'if-none-match': etag } })
       t.equal(again.statusCode, 304, `${url} revalidated`)
       t.equal(again.body, '', `${url}: no body`)
       t.equal(again.headers.etag, etag)
+      t.equal(again.headers['cdn-cache-control'], 'max-age=300', `${url}: a 304 says it again`)
       const stale = await app.inject({ url, headers: { 'if-none-match': '"html-old-build-x"' } })
       t.equal(stale.statusCode, 200, `${url}: another ETag gets the page`)
     }
@@ -69,8 +74,21 @@ t.test('caching', async (t) => {
     for (const url of ['/items/7', '/_data/items/7', '/nope', '/_data/nope', '/contact']) {
       const res = await app.inject(url)
       t.equal(res.headers['cache-control'], 'private, no-store', url)
+      t.notOk(res.headers['cdn-cache-control'], url)
       t.notOk(res.headers.etag, url)
     }
+  })
+
+  t.test('a route the type checker did not see (built at run time) cannot declare a shared cache unless static', async (t) => {
+    const check = (route: object) => () => checkLayoutRules(createRouter({ page: route as AnyRoute }))
+    t.throws(check({ pattern: '/mine', mode: 'dynamic', sharedCache: { maxAge: 60 } }), {
+      message: 'Route "page" declares sharedCache but is dynamic: only a static page is the same for every visitor',
+    })
+    t.throws(check({ pattern: '/ours', mode: 'static', sharedCache: { maxAge: -1 } }), {
+      message: 'Route "page": sharedCache.maxAge must be whole seconds from 0 to 31536000, got -1',
+    })
+    t.throws(check({ pattern: '/ours', mode: 'static', sharedCache: { maxAge: 60, staleWhileRevalidate: 1.5 } }), /staleWhileRevalidate/)
+    t.doesNotThrow(check({ pattern: '/ours', mode: 'static', sharedCache: { maxAge: 60, staleWhileRevalidate: 30 } }))
   })
 })
 

@@ -74,6 +74,9 @@ export function misuses() {
   layout()({ id: 'inner', mode: 'static', parent: dynamicLayout })
   route()({ pattern: '/p', mode: 'dynamic', layout: dynamicLayout }) // compiles
   // Deferred data (promises in the data): dynamic pages and layouts only.
+  // @ts-expect-error: only a static page is the same for everyone: a dynamic one cannot be kept by a shared cache
+  route<null>()({ pattern: '/mine', mode: 'dynamic', sharedCache: { maxAge: 60 } })
+  route<null>()({ pattern: '/ours', mode: 'static', sharedCache: { maxAge: 60, staleWhileRevalidate: 30 } })
   // @ts-expect-error: a static page is rendered once and kept: its data cannot wait for a part
   route<{ later: Promise<string> }>()({ pattern: '/p', mode: 'static' })
   // @ts-expect-error: nor a static layout's

@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { SharedCacheDecl } from '../../../shared/framework/shared-cache.js'
 
-/** Cache-Control of a static route's 200 answer: shared caches, for its lifetime. */
 /**
  * On every streamed response: nginx (and proxies that copy it) buffer a proxied response
  * by default, which would hold the shell until the last deferred part; this header turns
@@ -18,7 +18,23 @@ import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
  */
 export const STREAMED_HEADER = 'x-accel-buffering'
 
+/** Cache-Control of a static route's 200 answer: browsers and shared caches, for its lifetime. */
 export const STATIC_CACHE_CONTROL = `public, max-age=${STATIC_DATA_TTL_MS / 1000}`
+
+/**
+ * A static route's cache headers: with `sharedCache` declared, `s-maxage` for every shared
+ * cache and `CDN-Cache-Control` for the CDNs that read it (RFC 9213) and leave
+ * `Cache-Control` to browsers.
+ */
+export function staticCacheHeaders(route: { readonly sharedCache?: SharedCacheDecl | undefined } | undefined): Record<string, string> {
+  const shared = route?.sharedCache
+  if (!shared) return { 'cache-control': STATIC_CACHE_CONTROL }
+  const stale = shared.staleWhileRevalidate ? `, stale-while-revalidate=${shared.staleWhileRevalidate}` : ''
+  return {
+    'cache-control': `${STATIC_CACHE_CONTROL}, s-maxage=${shared.maxAge}${stale}`,
+    'cdn-cache-control': `max-age=${shared.maxAge}${stale}`,
+  }
+}
 
 /** True when `payload` is a static route's page, the only kind any cache may keep. */
 export function isCacheable(payload: ScreenPayload): boolean {

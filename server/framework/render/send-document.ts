@@ -13,7 +13,7 @@ import { reportWithDigest } from '../failures.js'
 import { NO_STORE } from '../error-responses.js'
 import type { ServerLayout } from '../page-definition.js'
 import type { AppView } from './app-view.js'
-import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL, STREAMED_HEADER } from './conditional.js'
+import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL, staticCacheHeaders, STREAMED_HEADER } from './conditional.js'
 import { htmlAttributes } from './document.js'
 import type { PageResponderOptions } from './page-responder.js'
 import type { PageRender } from './render-page.js'
@@ -96,7 +96,7 @@ export async function sendStaticPage(delivery: Delivery, request: FastifyRequest
   const encoding = encodingFor(opts.compression, request)
   // The cookies pick the product's `<html>` attributes (the colours) and the client its
   // encoding: a shared cache must key on both.
-  reply.header('cache-control', STATIC_CACHE_CONTROL).header('vary', documentVary(opts.compression, true)!)
+  reply.headers(staticCacheHeaders(routeOf(opts, page.routeId))).header('vary', documentVary(opts.compression, true)!)
   if (isNotModified(request, reply, staticEtag(page.etag, attributes, encoding))) return reply.code(304).send()
   reply.code(200).type('text/html; charset=utf-8')
   if (!encoding) return reply.send(documentFor(page, attributes))
@@ -105,7 +105,7 @@ export async function sendStaticPage(delivery: Delivery, request: FastifyRequest
 
 export function sendStaticData(delivery: Delivery, request: FastifyRequest, reply: FastifyReply, data: StaticData) {
   const { compression } = delivery.opts
-  reply.header('cache-control', STATIC_CACHE_CONTROL)
+  reply.headers(staticCacheHeaders(routeOf(delivery.opts, data.routeId)))
   // @fastify/compress encodes the JSON by the same negotiation: each encoding its own ETag.
   if (compression) reply.header('vary', 'accept-encoding')
   if (isNotModified(request, reply, staticEtag(data.etag, '', encodingFor(compression, request)))) return reply.code(304).send()
@@ -181,8 +181,11 @@ async function sendStreamed(
     if (aborted.signal.aborted) return reply.hijack()
     return delivery.sendRenderFailure(reply, payload, result.error)
   }
-  const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
-  reply.code(payload.status).header('cache-control', cacheControl).header(STREAMED_HEADER, 'no').type('text/html; charset=utf-8')
+  reply
+    .code(payload.status)
+    .headers(cacheable ? staticCacheHeaders(routeOf(opts, routeIdOf(payload))) : { 'cache-control': NO_STORE })
+    .header(STREAMED_HEADER, 'no')
+    .type('text/html; charset=utf-8')
   const encoding = encodingFor(opts.compression, reply.request)
   const vary = documentVary(opts.compression, cacheable)
   if (vary) reply.header('vary', vary)
@@ -191,6 +194,10 @@ async function sendStreamed(
   const compressed = compressingStream(encoding)
   pipeline(result.body, compressed, () => {})
   return reply.header('content-encoding', encoding).send(compressed)
+}
+
+function routeOf(opts: PageResponderOptions, routeId: string | undefined) {
+  return routeId === undefined ? undefined : opts.view().definition.router.routes[routeId]
 }
 
 function routeIdOf(payload: ScreenPayload): string | undefined {
