@@ -26,8 +26,8 @@ export const ROOT_ELEMENT_ID = 'root'
 /** The skip target, where focus goes after a navigation. */
 export const MAIN_ELEMENT_ID = 'main'
 
-/** Comma-separated ids of the layouts the browser holds fresh: a dynamic page's answer leaves their data out. */
-export const LAYOUTS_HELD_HEADER = 'x-layouts-held'
+/** Comma-separated ids of the layouts the browser has cached fresh: a dynamic page's answer leaves their data out. */
+export const CACHED_LAYOUTS_HEADER = 'x-layouts-held'
 
 /**
  * A request from another build is answered at once, before any loader runs, so what a

@@ -17,7 +17,7 @@ interface PayloadBase {
 /** Only layouts that have a loader appear. */
 export type LayoutData = Readonly<Record<string, unknown>>
 
-/** Page data leaves out the layouts the browser holds fresh (LAYOUTS_HELD_HEADER); the browser puts them back before storing. */
+/** Page data leaves out the layouts the browser has cached fresh (CACHED_LAYOUTS_HEADER); the browser puts them back before storing. */
 interface InLayouts {
   readonly layouts?: LayoutData
   /** Parts that follow later in the same answer (./deferred.ts); until then their values here are placeholders. */

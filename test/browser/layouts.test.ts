@@ -10,7 +10,7 @@ import t from 'tap'
 import { browserTestApp } from '../helpers/app.js'
 import { openPage, postAsDocument, waitForHydration } from '../helpers/browser.js'
 import { waitUntil } from '../helpers/wait.js'
-import { LAYOUTS_HELD_HEADER } from '../../shared/framework/constants.js'
+import { CACHED_LAYOUTS_HEADER } from '../../shared/framework/constants.js'
 
 t.test('the items layout of the production app', async (t) => {
   const { origin } = await browserTestApp(t)
@@ -20,7 +20,7 @@ t.test('the items layout of the production app', async (t) => {
     const held: Array<string | undefined> = []
     const answers: Array<Promise<unknown>> = []
     page.on('request', (request) => {
-      if (request.url() === `${origin}/_data/items/2`) held.push(request.headers()[LAYOUTS_HELD_HEADER])
+      if (request.url() === `${origin}/_data/items/2`) held.push(request.headers()[CACHED_LAYOUTS_HEADER])
     })
     page.on('response', (response) => {
       if (response.url() === `${origin}/_data/items/2`) answers.push(response.json())

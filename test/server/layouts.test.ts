@@ -8,7 +8,7 @@ import t from 'tap'
 import { createTestApp, testConfig } from '../helpers/app.js'
 import { bootstrapOf } from '../helpers/page-html.js'
 import { shelfLoads } from '../fixtures/app/server.js'
-import { LAYOUTS_HELD_HEADER } from '../../shared/framework/constants.js'
+import { CACHED_LAYOUTS_HEADER } from '../../shared/framework/constants.js'
 import { SERVER_ERROR_TEXT } from '../../shared/framework/error-texts.js'
 import { Writable } from 'node:stream'
 import { buildApp } from '../../server/framework/app.js'
@@ -41,17 +41,17 @@ t.test('layouts in the fixture application', async (t) => {
     const before = shelfLoads.count
     const whole = await app.inject('/_data/shelf/two')
     t.same(whole.json().layouts, { shelf: { loads: before + 1 } }, 'no header: the layout data comes too')
-    const held = await app.inject({ url: '/_data/shelf/two', headers: { [LAYOUTS_HELD_HEADER]: 'shelf' } })
-    t.equal(held.statusCode, 200)
-    t.equal(held.json().layouts, undefined, 'held: left out')
-    t.equal(held.json().data.text, 'Shelf item two')
-    t.equal(shelfLoads.count, before + 1, "the held layout's loader did not run")
-    const catalog = await app.inject({ url: '/_data/catalog', headers: { [LAYOUTS_HELD_HEADER]: 'catalog' } })
+    const cached = await app.inject({ url: '/_data/shelf/two', headers: { [CACHED_LAYOUTS_HEADER]: 'shelf' } })
+    t.equal(cached.statusCode, 200)
+    t.equal(cached.json().layouts, undefined, 'cached: left out')
+    t.equal(cached.json().data.text, 'Shelf item two')
+    t.equal(shelfLoads.count, before + 1, "the cached layout's loader did not run")
+    const catalog = await app.inject({ url: '/_data/catalog', headers: { [CACHED_LAYOUTS_HEADER]: 'catalog' } })
     t.same(catalog.json().layouts, { catalog: { loads: 1 } }, "a static page's answer is shared: always whole")
     t.equal(catalog.headers['cache-control'], 'public, max-age=300')
     for (const header of ['root, nonsense', ',,,', 'x'.repeat(5000), 'shelf'.repeat(100), 'catalog']) {
-      const res = await app.inject({ url: '/_data/shelf/two', headers: { [LAYOUTS_HELD_HEADER]: header } })
-      t.equal(res.statusCode, 200, `held ${JSON.stringify(header.slice(0, 20))}: a hint, never an error`)
+      const res = await app.inject({ url: '/_data/shelf/two', headers: { [CACHED_LAYOUTS_HEADER]: header } })
+      t.equal(res.statusCode, 200, `cached ${JSON.stringify(header.slice(0, 20))}: a hint, never an error`)
       t.ok(res.json().layouts.shelf, 'the shelf data comes when the header does not name it')
     }
   })

@@ -2,7 +2,7 @@
  * Fetches a location's page data and route chunk at once. Every failure the page
  * cannot recover from in place becomes `{ kind: 'reload' }`: a document load, never a dead page.
  */
-import { BUILD_ID_HEADER, LAYOUTS_HELD_HEADER } from '../../../shared/framework/constants.js'
+import { BUILD_ID_HEADER, CACHED_LAYOUTS_HEADER } from '../../../shared/framework/constants.js'
 import { DEFERRED_DATA_TYPE } from '../../../shared/framework/deferred.js'
 import { dataUrl, isPayload, type AnyPayload, type RedirectPayload } from '../../../shared/framework/page-payload.js'
 import type { StreamedParts } from './deferred-parts.js'
@@ -38,7 +38,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   const since = ctx.layouts.changes
   // Another build's server answers this before running any loader (see BUILD_ID_HEADER).
   const headers: Record<string, string> = { accept: 'application/json', [BUILD_ID_HEADER]: ctx.buildId }
-  if (cached.size > 0) headers[LAYOUTS_HELD_HEADER] = [...cached.keys()].join(',')
+  if (cached.size > 0) headers[CACHED_LAYOUTS_HEADER] = [...cached.keys()].join(',')
 
   let answer: unknown
   let fetchedAt: number

@@ -16,7 +16,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
-import { BUILD_ID_HEADER, DATA_PREFIX, LAYOUTS_HELD_HEADER } from '../../../shared/framework/constants.js'
+import { BUILD_ID_HEADER, DATA_PREFIX, CACHED_LAYOUTS_HEADER } from '../../../shared/framework/constants.js'
 import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
@@ -152,7 +152,7 @@ async function respondData(
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
   const cached = delivery.staticData.get(location.key)
   if (cached) return sendKeptPage(request, cached, () => sendStaticData(delivery, request, reply, cached))
-  const resolution = await resolve(request, delivery.opts.view(), location, { held: heldLayouts(request) })
+  const resolution = await resolve(request, delivery.opts.view(), location, { cachedLayouts: cachedLayouts(request) })
   await resolution.response?.applyTo(reply)
   if (resolution.kind === 'redirect') {
     // A fetch would follow a real 3xx on its own; the client must see the target
@@ -187,17 +187,17 @@ const anotherBuildPayload = (buildId: string): ErrorPayload => ({
 })
 
 /** At most this many layout ids are read from the header: a page sits in a few layouts, not hundreds. */
-const MAX_HELD_LAYOUTS = 16
+const MAX_CACHED_LAYOUTS = 16
 
 /**
- * The layouts the browser says it holds fresh. Only a hint: an id that is not a layout
+ * The layouts the browser says it has cached fresh. Only a hint: an id that is not a layout
  * of the page is ignored, and a malformed or repeated header means none.
  */
-function heldLayouts(request: FastifyRequest): ReadonlySet<string> | undefined {
-  const header = request.headers[LAYOUTS_HELD_HEADER]
+function cachedLayouts(request: FastifyRequest): ReadonlySet<string> | undefined {
+  const header = request.headers[CACHED_LAYOUTS_HEADER]
   if (typeof header !== 'string' || header.length > 1024) return undefined
   const ids = header
-    .split(',', MAX_HELD_LAYOUTS)
+    .split(',', MAX_CACHED_LAYOUTS)
     .map((id) => id.trim())
     .filter((id) => id !== '')
   return ids.length > 0 ? new Set(ids) : undefined

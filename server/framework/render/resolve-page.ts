@@ -74,11 +74,11 @@ export interface ResolveContext {
 /** What one page-data request asks besides its location. */
 export interface ResolveOptions {
   /**
-   * Layouts whose data the browser holds fresh (LAYOUTS_HELD_HEADER): their loaders
+   * Layouts whose data the browser has cached fresh (CACHED_LAYOUTS_HEADER): their loaders
    * are skipped and their data left out. Honoured for dynamic pages only: a static
    * page's answer is shared, so it is always whole.
    */
-  readonly held?: ReadonlySet<string>
+  readonly cachedLayouts?: ReadonlySet<string>
 }
 
 type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown }
@@ -121,9 +121,9 @@ export async function resolvePage(
   const response = perRequest ? await openResponse(request) : undefined
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   const perRequestContext = response ? { cookies: response.cookies, response: response.control, session: response.session } : {}
-  const held = match?.route.mode === 'dynamic' ? options.held : undefined
+  const cachedLayouts = match?.route.mode === 'dynamic' ? options.cachedLayouts : undefined
 
-  // Guards first, root to leaf, whatever the browser says it holds: a loader beneath a
+  // Guards first, root to leaf, whatever the browser says it has cached: a loader beneath a
   // guard that did not pass never runs (the layouts above it still load, to frame the answer).
   const guarding = runGuards(request, definition, match, location)
   const guards = guarding === UNGUARDED ? guarding : await guarding
@@ -132,7 +132,7 @@ export async function resolvePage(
   const deadline = new PartDeadline(resolveContext.deferTimeoutMs)
   const loaders = runLoaders(definition, request, match, open, guards, {
     searchParams: new URLSearchParams(search),
-    held,
+    cachedLayouts,
     perRequestContext,
   })
   const loaded = new LoadedData(request, routeId !== undefined ? { routeId } : {}, deadline)
@@ -189,8 +189,8 @@ function outcomeOf(
 /** What every loader of one request gets besides its own part. */
 interface LoaderInputs {
   readonly searchParams: URLSearchParams
-  /** Layouts whose data the browser holds: their loaders are skipped (never their guards). */
-  readonly held: ReadonlySet<string> | undefined
+  /** Layouts whose data the browser has cached: their loaders are skipped (never their guards). */
+  readonly cachedLayouts: ReadonlySet<string> | undefined
   /** Cookies, the answer and the session, for a per-request page; nothing for a static one. */
   readonly perRequestContext: object
 }
@@ -206,11 +206,11 @@ async function runLoaders(
   match: RouteMatch | null,
   open: readonly AnyLayout[],
   guards: GuardOutcome,
-  { searchParams, held, perRequestContext }: LoaderInputs,
+  { searchParams, cachedLayouts, perRequestContext }: LoaderInputs,
 ) {
   const layoutJobs = open.map((layout) => {
     const loader = definition.serverLayouts[layout.id]?.loader
-    if (!loader || held?.has(layout.id)) return undefined
+    if (!loader || cachedLayouts?.has(layout.id)) return undefined
     const guard = guards.layouts.get(layout.id)
     const job = settle(() => loader((layout.mode === 'dynamic' ? { request, ...perRequestContext, guard } : { request }) as never))
     return timeStep(request, 'loader', match?.id, layout.id, job)
