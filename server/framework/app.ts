@@ -31,7 +31,7 @@ import securityPlugin from './plugins/security.js'
 import staticPlugin from './plugins/static.js'
 import { appView, type AppView } from './render/app-view.js'
 import { readInlineStyle, type InlineStyle } from './render/inline-style.js'
-import { createPageResponder, type PageResponder } from './render/page-responder.js'
+import { createPageHandlers, type PageHandlers } from './render/page-handlers.js'
 import { scriptlessSecurityHeaders } from './security-headers.js'
 import { registerSessions, type Sessions } from './session.js'
 import { createMetrics, NO_METRICS, type Metrics } from './metrics/metrics.js'
@@ -93,7 +93,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   app.decorate('lifecycle', { draining: false, closing: false })
   app.decorate('errorResponses', errorResponses)
   app.decorate('config', config)
-  let pages: PageResponder | undefined
+  let pages: PageHandlers | undefined
   if (config.metrics) {
     const metrics = createMetrics({
       draining: () => app.lifecycle.draining,
@@ -146,7 +146,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   const { definition } = options.application
   checkLayoutRules(definition.router)
   checkGuards(definition)
-  pages = pageResponder(config, options, { manifest, inlineStyle, compression, metrics: app.metrics })
+  pages = pageHandlers(config, options, { manifest, inlineStyle, compression, metrics: app.metrics })
   app.register(pagesPlugin, { pages })
   app.register(actionsPlugin, {
     pages,
@@ -169,7 +169,7 @@ function registerCookiesAndSessions(app: FastifyInstance, config: AppConfig, opt
   })
 }
 
-function pageResponder(
+function pageHandlers(
   config: AppConfig,
   options: BuildAppOptions,
   build: {
@@ -178,11 +178,11 @@ function pageResponder(
     readonly compression: boolean
     readonly metrics: Metrics
   },
-): PageResponder {
+): PageHandlers {
   const { development } = options
   const { manifest, inlineStyle } = build
   const { dsn } = config.monitoring
-  return createPageResponder({
+  return createPageHandlers({
     view: development?.view ?? constant(appView(options.application.definition)),
     metrics: build.metrics,
     development: development !== undefined,

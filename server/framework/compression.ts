@@ -35,7 +35,7 @@ export const COMPRESSION_THRESHOLD_BYTES = 1024
  */
 export function negotiateEncoding(acceptEncoding: string | undefined): Encoding | undefined {
   if (acceptEncoding === undefined) return undefined
-  // Already rewritten, read again by the page responder: the one remembered stays the browsers' own.
+  // Already rewritten, read again by the page handlers: the one remembered stays the browsers' own.
   if (acceptEncoding === 'br' || acceptEncoding === 'gzip') return acceptEncoding
   if (acceptEncoding === 'identity') return undefined
   if (acceptEncoding !== lastNegotiation.header) lastNegotiation = { header: acceptEncoding, chosen: chooseEncoding(acceptEncoding) }

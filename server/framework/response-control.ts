@@ -38,7 +38,7 @@ export interface ResponseControl {
 /**
  * Headers a page may not set: the security policy's (every one it may set, configured or
  * not), the protocol's, and those that decide where the browser goes or what caches keep
- * (`Refresh` could send it off the site; the cache policy is the page responder's).
+ * (`Refresh` could send it off the site; the cache policy is the page handlers's).
  */
 const RESERVED_HEADERS = new Set([
   ...SECURITY_HEADER_NAMES,

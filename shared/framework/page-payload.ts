@@ -1,6 +1,6 @@
 /**
  * What the server says about one page, in the HTML or as page data (docs/architecture.md,
- * "Page delivery"): the client renders from it alone, so the first page and every
+ * "Page requests"): the client renders from it alone, so the first page and every
  * navigated page take the same path.
  */
 import type { ActionState } from './actions.js'

@@ -9,7 +9,7 @@ import { errors, type ClientError } from '../error-registry.js'
 import { errorBody, NO_STORE, sameSiteLocation } from '../error-responses.js'
 import type { Failure, ServerError } from '../failures.js'
 import type { AppView } from '../render/app-view.js'
-import type { PageResponder } from '../render/page-responder.js'
+import type { PageHandlers } from '../render/page-handlers.js'
 import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
 
 export function wantsJson(request: FastifyRequest): boolean {
@@ -24,7 +24,7 @@ export interface ActionAnswers {
   answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed): FastifyReply
 }
 
-export function actionAnswers(pages: PageResponder): ActionAnswers {
+export function actionAnswers(pages: PageHandlers): ActionAnswers {
   const { buildId } = pages
 
   async function sendError(request: FastifyRequest, reply: FastifyReply, error: ClientError, serverError?: ServerError) {

@@ -17,14 +17,14 @@ import { foreignCharset } from '../content-charset.js'
 import { runGuards } from '../guards.js'
 import { AppError, errors } from '../error-registry.js'
 import { declareRequestKind } from '../request-kinds.js'
-import type { PageResponder } from '../render/page-responder.js'
+import type { PageHandlers } from '../render/page-handlers.js'
 import { locationOfTarget } from '../render/resolve-page.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
 import { crossOriginProblem } from '../same-origin.js'
 import { removeFiles } from '../uploads/store-upload.js'
 
 export interface ActionsPluginOptions {
-  readonly pages: PageResponder
+  readonly pages: PageHandlers
   readonly allowedOrigins: readonly string[]
   readonly uploads: { readonly dir: string; readonly maxBytes: number }
   /** None: no limit. */

@@ -1,5 +1,5 @@
 /**
- * Page delivery's routes (docs/architecture.md, "Page delivery"): HTML, and `/_data<page path>` as JSON.
+ * Page requests's routes (docs/architecture.md, "Page requests"): HTML, and `/_data<page path>` as JSON.
  * Everything no more specific prefix claims lands here, as does any method no route takes: a 405 with Allow.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -8,20 +8,20 @@ import { allowedMethods } from '../../../shared/framework/route-actions.js'
 import { errors } from '../error-registry.js'
 import { sendMethodNotAllowed } from '../error-responses.js'
 import { requestKindOfTarget } from '../request-kinds.js'
-import type { PageResponder } from '../render/page-responder.js'
+import type { PageHandlers } from '../render/page-handlers.js'
 import { locationOfTarget } from '../render/resolve-page.js'
 
 export interface PagesPluginOptions {
-  readonly pages: PageResponder
+  readonly pages: PageHandlers
 }
 
 export default async function pagesPlugin(fastify: FastifyInstance, { pages }: PagesPluginOptions) {
   fastify.get('/*', function renderPageDocument(request: FastifyRequest, reply: FastifyReply) {
-    return pages.respondHtml(request, reply)
+    return pages.handleDocumentRequest(request, reply)
   })
 
   fastify.get(`${DATA_PREFIX}/*`, { config: { requestKind: 'data' } }, function sendPageData(request: FastifyRequest, reply: FastifyReply) {
-    return pages.respondData(request, reply)
+    return pages.handleDataRequest(request, reply)
   })
 
   // Refused before any body is read, so a 405 whatever the body's type.

@@ -2,7 +2,7 @@
  * The React side of the server as one value: the application's pages (loaders and
  * components) and the functions that render them. Production builds it once from the
  * bundle's own modules. In development (`npm run dev`) Vite's module runner loads the
- * same modules, fresh after every edit, so the page responder asks for the view once
+ * same modules, fresh after every edit, so the page handlers asks for the view once
  * per request instead of importing it (server/framework/development/).
  */
 import type { AnyAppDefinition } from '../page-definition.js'

@@ -1,6 +1,6 @@
 /**
  * Renders one page into its HTML document, whole (the default) or streamed (routes
- * with `stream: true`), and returns the result: it never sends, so the page responder
+ * with `stream: true`), and returns the result: it never sends, so the page handlers
  * decides what goes out, the document or the 500 page.
  *
  * Whole: `renderToString`, about twice as fast for a page whose data the loader already
@@ -26,7 +26,7 @@ import { isDeferredFailure } from './deferred-parts.js'
 import { partWriter } from './deferred-answer.js'
 import { DOCUMENT_TAIL, renderDocumentHead, startsAfterShell, startScriptTag } from './document.js'
 
-/** Everything one render of one page depends on: built once per request by the page responder. */
+/** Everything one render of one page depends on: built once per request by the page handlers. */
 export interface PageRender {
   readonly manifest: BuildManifest
   /** The app's stylesheet, written into the document (else linked: development has none to write). */

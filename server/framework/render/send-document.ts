@@ -1,5 +1,5 @@
 /**
- * Sending a page, for page-responder.ts: a static route's page is rendered once, kept
+ * Sending a page, for page-handlers.ts: a static route's page is rendered once, kept
  * with its data and answered from memory (ETag, 304); any other page is rendered per
  * request, whole or streamed, and compressed as it streams when COMPRESSION is on.
  */
@@ -15,7 +15,7 @@ import type { ServerLayout } from '../page-definition.js'
 import type { AppView } from './app-view.js'
 import { etagFor, isCacheable, isNotModified, STATIC_CACHE_CONTROL, staticCacheHeaders, STREAMED_HEADER } from './conditional.js'
 import { htmlAttributes } from './document.js'
-import type { PageResponderOptions } from './page-responder.js'
+import type { PageHandlersOptions } from './page-handlers.js'
 import type { PageRender } from './render-page.js'
 import { documentFor, encodedDocumentFor, type StaticCache, staticEtag, type StaticData, type StaticPage } from './static-pages.js'
 import { pipeline } from 'node:stream'
@@ -23,27 +23,27 @@ import { timeStep, timeSync } from '../metrics/timing.js'
 import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-answer.js'
 
-/** What page delivery keeps for the server's life: its options, the static routes' answers, its 500 page. */
-export interface Delivery {
-  readonly opts: PageResponderOptions
+/** What page requests keeps for the server's life: its options, the static routes' answers, its 500 page. */
+export interface PageSender {
+  readonly opts: PageHandlersOptions
   /** Static routes' documents and data, by location key. */
   readonly staticPages: StaticCache<StaticPage>
   readonly staticData: StaticCache<StaticData>
-  /** A render that failed: reported, and the 500 page sent (page-responder.ts). */
+  /** A render that failed: reported, and the 500 page sent (page-handlers.ts). */
   readonly sendRenderFailure: (reply: FastifyReply, payload: ScreenPayload, error: unknown) => FastifyReply
 }
 
 /** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
-export const mayCache = (delivery: Delivery, payload: ScreenPayload) => !delivery.opts.development && isCacheable(payload)
+export const mayCache = (sender: PageSender, payload: ScreenPayload) => !sender.opts.development && isCacheable(payload)
 
 function isStreamed(view: AppView, payload: ScreenPayload): boolean {
   return payload.kind === 'page' && view.definition.router.routes[payload.routeId]?.stream === true
 }
 
-export function rememberData(delivery: Delivery, key: string, payload: ScreenPayload): StaticData {
+export function rememberData(sender: PageSender, key: string, payload: ScreenPayload): StaticData {
   const data = { json: JSON.stringify(payload), etag: etagFor('data', payload), routeId: payload.routeId }
-  delivery.staticData.set(key, data)
-  delivery.opts.metrics.staticPage(false)
+  sender.staticData.set(key, data)
+  sender.opts.metrics.staticPage(false)
   return data
 }
 
@@ -55,7 +55,7 @@ async function readyPage(view: AppView, payload: ScreenPayload): Promise<ReadyPa
 }
 
 function pageRender(
-  opts: PageResponderOptions,
+  opts: PageHandlersOptions,
   view: AppView,
   page: ReadyPage,
   location: CanonicalLocation,
@@ -90,8 +90,8 @@ function documentVary(compression: boolean, shared: boolean): string | undefined
 const encodingFor = (compression: boolean, request: FastifyRequest) =>
   compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined
 
-export async function sendStaticPage(delivery: Delivery, request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
-  const { opts } = delivery
+export async function sendStaticPage(sender: PageSender, request: FastifyRequest, reply: FastifyReply, page: StaticPage) {
+  const { opts } = sender
   const attributes = documentAttributesOf(opts.view(), request)
   const encoding = encodingFor(opts.compression, request)
   // The cookies pick the product's `<html>` attributes (the colours) and the client its
@@ -103,9 +103,9 @@ export async function sendStaticPage(delivery: Delivery, request: FastifyRequest
   return reply.header('content-encoding', encoding).send(await encodedDocumentFor(page, attributes, encoding))
 }
 
-export function sendStaticData(delivery: Delivery, request: FastifyRequest, reply: FastifyReply, data: StaticData) {
-  const { compression } = delivery.opts
-  reply.headers(staticCacheHeaders(routeOf(delivery.opts, data.routeId)))
+export function sendStaticData(sender: PageSender, request: FastifyRequest, reply: FastifyReply, data: StaticData) {
+  const { compression } = sender.opts
+  reply.headers(staticCacheHeaders(routeOf(sender.opts, data.routeId)))
   // @fastify/compress encodes the JSON by the same negotiation: each encoding its own ETag.
   if (compression) reply.header('vary', 'accept-encoding')
   if (isNotModified(request, reply, staticEtag(data.etag, '', encodingFor(compression, request)))) return reply.code(304).send()
@@ -113,9 +113,9 @@ export function sendStaticData(delivery: Delivery, request: FastifyRequest, repl
 }
 
 /** Sends a payload as this location's HTML document: kept when static, else rendered whole or streamed. */
-export async function sendDocument(delivery: Delivery, reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
+export async function sendDocument(sender: PageSender, reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
   const page = await readyPage(view, payload)
-  const cacheable = mayCache(delivery, payload)
+  const cacheable = mayCache(sender, payload)
   // A page with deferred parts streams them; a crawler gets it whole once they are all there.
   const deferred = deferredOutcomes(payload)
   const crawler = deferred.length > 0 && isCrawler(reply.request)
@@ -123,22 +123,22 @@ export async function sendDocument(delivery: Delivery, reply: FastifyReply, view
   const streamed = isStreamed(view, payload) || (deferred.length > 0 && !crawler)
   // A static route's page is rendered once, without a nonce, and kept.
   if (cacheable && !streamed) {
-    const result = renderWholeTimed(reply.request, view, pageRender(delivery.opts, view, page, location, undefined, ''), payload)
-    if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
+    const result = renderWholeTimed(reply.request, view, pageRender(sender.opts, view, page, location, undefined, ''), payload)
+    if (!result.ok) return sender.sendRenderFailure(reply, payload, result.error)
     const cached: StaticPage = { template: result.body, etag: etagFor('html', payload), encoded: new Map(), routeId: payload.routeId }
-    delivery.staticPages.set(location.key, cached)
-    delivery.opts.metrics.staticPage(false)
-    rememberData(delivery, location.key, payload) // the client's next navigation here needs no loader run either
-    return sendStaticPage(delivery, reply.request, reply, cached)
+    sender.staticPages.set(location.key, cached)
+    sender.opts.metrics.staticPage(false)
+    rememberData(sender, location.key, payload) // the client's next navigation here needs no loader run either
+    return sendStaticPage(sender, reply.request, reply, cached)
   }
   const render = {
-    ...pageRender(delivery.opts, view, page, location, reply.cspNonce, documentAttributesOf(view, reply.request)),
+    ...pageRender(sender.opts, view, page, location, reply.cspNonce, documentAttributesOf(view, reply.request)),
     ...(parts ? { deferred: parts } : deferred.length > 0 ? { deferred: { streamed: true as const } } : {}),
   }
-  if (streamed) return sendStreamed(delivery, reply, view, render, payload, cacheable, deferred)
+  if (streamed) return sendStreamed(sender, reply, view, render, payload, cacheable, deferred)
   const cacheControl = cacheable ? STATIC_CACHE_CONTROL : NO_STORE
   const result = renderWholeTimed(reply.request, view, render, payload)
-  if (!result.ok) return delivery.sendRenderFailure(reply, payload, result.error)
+  if (!result.ok) return sender.sendRenderFailure(reply, payload, result.error)
   // Encoded once: a string would be scanned for its byte length, then encoded again to be written.
   const body = Buffer.from(result.body)
   return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(body)
@@ -146,7 +146,7 @@ export async function sendDocument(delivery: Delivery, reply: FastifyReply, view
 
 /** A streamed route's page: aborted when the client goes, compressed here as it streams. */
 async function sendStreamed(
-  delivery: Delivery,
+  sender: PageSender,
   reply: FastifyReply,
   view: AppView,
   render: PageRender,
@@ -154,7 +154,7 @@ async function sendStreamed(
   cacheable: boolean,
   deferred: ReadonlyArray<Promise<DeferredOutcome>>,
 ) {
-  const { opts } = delivery
+  const { opts } = sender
   const aborted = new AbortController()
   reply.raw.on('close', () => {
     if (reply.raw.writableFinished) return
@@ -179,7 +179,7 @@ async function sendStreamed(
   if (!result.ok) {
     // The client left before the shell was ready: no one to send a page to.
     if (aborted.signal.aborted) return reply.hijack()
-    return delivery.sendRenderFailure(reply, payload, result.error)
+    return sender.sendRenderFailure(reply, payload, result.error)
   }
   reply
     .code(payload.status)
@@ -196,7 +196,7 @@ async function sendStreamed(
   return reply.header('content-encoding', encoding).send(compressed)
 }
 
-function routeOf(opts: PageResponderOptions, routeId: string | undefined) {
+function routeOf(opts: PageHandlersOptions, routeId: string | undefined) {
   return routeId === undefined ? undefined : opts.view().definition.router.routes[routeId]
 }
 

@@ -1,5 +1,5 @@
 /**
- * Static routes rendered once, served from memory (docs/architecture.md, "Routes", "Page delivery"): their data does not
+ * Static routes rendered once, served from memory (docs/architecture.md, "Routes", "Page requests"): their data does not
  * depend on the request, so the first answer for a URL serves every later request for
  * it until the process (the build) ends: the document, kept without the product's
  * `<html>` attributes (each response gets the visitor's: the theme of this

@@ -1,18 +1,8 @@
 /**
- * Page delivery, from request to answer, in one place (docs/architecture.md, "Page
- * delivery"). Built once by app.ts from the loaded pages, the client build's manifest,
- * the mode and the monitoring config; the pages and actions plugins route requests
- * here and keep only their HTTP checks. For one request it:
- *
- * 1. reads the canonical location (a malformed one is refused with 400);
- * 2. answers a static route from memory when it can (ETag, 304);
- * 3. resolves the page once (resolve-page.ts: match, loader, outcome);
- * 4. picks the cache policy, renders (render-page.tsx returns a result, never sends)
- *    and sends the document (send-document.ts), the page data, or the 500 page when
- *    rendering failed.
- *
- * The view (pages and renderer) is read once per request: always the same in
- * production, the latest edit in development.
+ * The handlers of the two page request kinds: the document (GET a page path, as React
+ * Router's handleDocumentRequest) and the page data (GET `/_data<page path>`, its
+ * handleDataRequest). Built once by app.ts; the pages and actions plugins route here
+ * and keep only their HTTP checks.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
@@ -29,13 +19,13 @@ import { serverError } from '../failures.js'
 import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type ResolveOptions } from './resolve-page.js'
 import { originForm } from '../../../shared/framework/location.js'
 import { StaticCache, type StaticData, type StaticPage } from './static-pages.js'
-import { mayCache, rememberData, sendDocument, sendStaticData, sendStaticPage, type Delivery } from './send-document.js'
+import { mayCache, rememberData, sendDocument, sendStaticData, sendStaticPage, type PageSender } from './send-document.js'
 import type { InlineStyle } from './inline-style.js'
 import { sendDeferredData } from './deferred-answer.js'
 import { labelPageRoute } from '../metrics/route-label.js'
 import type { Metrics } from '../metrics/metrics.js'
 
-export interface PageResponderOptions {
+export interface PageHandlersOptions {
   /** The pages and their renderer: always the same in production, the latest edit in development. */
   readonly view: () => AppView
   readonly manifest: BuildManifest
@@ -55,15 +45,15 @@ export interface PageResponderOptions {
   readonly monitoring?: BrowserMonitoringConfig
 }
 
-/** What the plugins ask of page delivery. */
-export interface PageResponder {
+/** What the plugins ask of page requests. */
+export interface PageHandlers {
   readonly buildId: string
   /** `npm run dev`: failures carry their message and stack to the browser's error overlay. */
   readonly development: boolean
   /** GET a page path: the HTML document. */
-  respondHtml(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
+  handleDocumentRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
   /** GET `/_data<page path>`: the same page as JSON. */
-  respondData(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
+  handleDataRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
   /** The view of this request (pages and renderer); ask once, pass it on. */
   view(): AppView
   /** What a location shows (a form post's page, rendered again after a refusal). */
@@ -74,7 +64,7 @@ export interface PageResponder {
   staticPagesKept(): { readonly entries: number; readonly bytes: number }
 }
 
-export function createPageResponder(opts: PageResponderOptions): PageResponder {
+export function createPageHandlers(opts: PageHandlersOptions): PageHandlers {
   const { manifest, development } = opts
   const { buildId } = manifest
 
@@ -89,14 +79,14 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
       .send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
   }
 
-  const delivery: Delivery = {
+  const sender: PageSender = {
     opts,
     staticPages: new StaticCache<StaticPage>((page) => page.template.length),
     staticData: new StaticCache<StaticData>((data) => data.json.length),
     sendRenderFailure,
   }
-  const responder: Responder = {
-    delivery,
+  const context: PageRequestContext = {
+    sender,
     buildId,
     anotherBuild: anotherBuildPayload(buildId),
     resolve: (request, view, location, options) =>
@@ -106,20 +96,20 @@ export function createPageResponder(opts: PageResponderOptions): PageResponder {
     buildId,
     development,
     view: opts.view,
-    resolve: responder.resolve,
-    sendDocument: (reply, view, location, payload) => sendDocument(delivery, reply, view, location, payload),
-    respondHtml: (request, reply) => respondHtml(responder, request, reply),
-    respondData: (request, reply) => respondData(responder, request, reply),
+    resolve: context.resolve,
+    sendDocument: (reply, view, location, payload) => sendDocument(sender, reply, view, location, payload),
+    handleDocumentRequest: (request, reply) => handleDocumentRequest(context, request, reply),
+    handleDataRequest: (request, reply) => handleDataRequest(context, request, reply),
     staticPagesKept: () => ({
-      entries: delivery.staticPages.size + delivery.staticData.size,
-      bytes: delivery.staticPages.bytes + delivery.staticData.bytes,
+      entries: sender.staticPages.size + sender.staticData.size,
+      bytes: sender.staticPages.bytes + sender.staticData.bytes,
     }),
   }
 }
 
 /** What answering a request needs besides sending: resolving its location, this server's build. */
-interface Responder {
-  readonly delivery: Delivery
+interface PageRequestContext {
+  readonly sender: PageSender
   readonly buildId: string
   /** The answer to a data request from another build. */
   readonly anotherBuild: ErrorPayload
@@ -127,32 +117,32 @@ interface Responder {
 }
 
 /** GET a page path: a static route's page from memory, or the page resolved and rendered. */
-async function respondHtml({ delivery, resolve }: Responder, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function handleDocumentRequest({ sender, resolve }: PageRequestContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const location = locationOfTarget(request.url)
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
-  const cached = delivery.staticPages.get(location.key)
-  if (cached) return sendKeptPage(request, cached, () => sendStaticPage(delivery, request, reply, cached))
-  const view = delivery.opts.view()
+  const cached = sender.staticPages.get(location.key)
+  if (cached) return sendKeptPage(request, cached, () => sendStaticPage(sender, request, reply, cached))
+  const view = sender.opts.view()
   const resolution = await resolve(request, view, location)
   await resolution.response?.applyTo(reply)
   if (resolution.kind === 'redirect') {
     return reply.header('cache-control', NO_STORE).redirect(resolution.location, resolution.status)
   }
-  return sendDocument(delivery, reply, view, location, resolution.payload)
+  return sendDocument(sender, reply, view, location, resolution.payload)
 }
 
 /** GET `/_data<page path>`: the same page as JSON, a static route's kept after its first answer. */
-async function respondData(
-  { delivery, resolve, buildId, anotherBuild }: Responder,
+async function handleDataRequest(
+  { sender, resolve, buildId, anotherBuild }: PageRequestContext,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   if (fromAnotherBuild(request, buildId)) return reply.header('cache-control', NO_STORE).code(409).send(anotherBuild)
   const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
-  const cached = delivery.staticData.get(location.key)
-  if (cached) return sendKeptPage(request, cached, () => sendStaticData(delivery, request, reply, cached))
-  const resolution = await resolve(request, delivery.opts.view(), location, { cachedLayouts: cachedLayouts(request) })
+  const cached = sender.staticData.get(location.key)
+  if (cached) return sendKeptPage(request, cached, () => sendStaticData(sender, request, reply, cached))
+  const resolution = await resolve(request, sender.opts.view(), location, { cachedLayouts: cachedLayouts(request) })
   await resolution.response?.applyTo(reply)
   if (resolution.kind === 'redirect') {
     // A fetch would follow a real 3xx on its own; the client must see the target
@@ -161,8 +151,8 @@ async function respondData(
     return reply.header('cache-control', NO_STORE).send(redirect)
   }
   const { payload } = resolution
-  if (mayCache(delivery, payload)) return sendStaticData(delivery, request, reply, rememberData(delivery, location.key, payload))
-  if (payload.deferred) return sendDeferredData(reply, payload, delivery.opts.compression)
+  if (mayCache(sender, payload)) return sendStaticData(sender, request, reply, rememberData(sender, location.key, payload))
+  if (payload.deferred) return sendDeferredData(reply, payload, sender.opts.compression)
   return reply.header('cache-control', NO_STORE).code(payload.status).send(payload)
 }
 
