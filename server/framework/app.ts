@@ -9,7 +9,7 @@ import { checkLayoutRules } from '../../shared/framework/layout-rules.js'
 import { checkGuards } from './guards.js'
 import { saveCollectedResponse } from './response-control.js'
 import { TUNNEL_PATH, tunnelPathFor } from '../../shared/framework/monitoring.js'
-import { admitRequest } from './admission.js'
+import { checkHost } from './host-check.js'
 import { hostPolicy } from './allowed-hosts.js'
 import type { Application } from './application.js'
 import { registerCompression } from './compression.js'
@@ -110,7 +110,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   if (hosts.warning) app.log.warn(hosts.warning)
   // First, so that even a request refused by the hook below gets its line.
   development?.logRequests(app)
-  app.addHook('onRequest', admitRequest(hosts, errorResponses))
+  app.addHook('onRequest', checkHost(hosts, errorResponses))
   // A bounded rest of an unread body is read first, so that the client gets the response rather than a reset.
   app.addHook('onSend', closeAfterUnreadBody(options.lingerBounds ?? LINGER_BOUNDS))
   const errorReporter = options.errorReporter ?? noopReporter

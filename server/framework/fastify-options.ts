@@ -46,7 +46,7 @@ export function fastifyOptions(
     ...(development ? { logController: new LogController({ disableRequestLogging: true }) } : {}),
     // Starting Vite can take past Fastify's 10 s on a busy machine; one that never finishes shows anyway: no "ready" line.
     ...(development ? { pluginTimeout: 0 } : {}),
-    // Node would answer a request without Host with a bare 400: admitRequest refuses it the app's way.
+    // Node would answer a request without Host with a bare 400: checkHost refuses it the app's way.
     http: { requireHostHeader: false },
     frameworkErrors: function refuseBeforeRouting(error, request, reply) {
       request.log.info({ code: error.code }, 'request refused before routing')

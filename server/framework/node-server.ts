@@ -12,7 +12,7 @@ export function answerNodeServerEvents(app: FastifyInstance, errorResponses: Err
     const reqId = errorResponses.writeToSocket(socket, undefined, errors.CONNECT())
     app.log.info({ reqId, method: 'CONNECT', status: 400 }, 'request refused: CONNECT')
   })
-  // A request whose Expect Node does not know reaches the app (refused in admitRequest) instead of Node's bare 417.
+  // A request whose Expect Node does not know reaches the app (refused in checkHost) instead of Node's bare 417.
   app.server.on('checkExpectation', (req, res) => app.server.emit('request', req, res))
   // Met when the app starts reading the body, not on arrival as Node would: a request refused
   // before that gets its final answer alone, and the client never sends the body.

@@ -23,7 +23,7 @@ import { timeStep, timeSync } from '../metrics/timing.js'
 import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-answer.js'
 
-/** What page requests keeps for the server's life: its options, the static routes' answers, its 500 page. */
+/** What sending pages keeps for the server's life: its options, the static routes' responses, its 500 page. */
 export interface PageSender {
   readonly opts: PageHandlersOptions
   /** Static routes' documents and data, by location key. */

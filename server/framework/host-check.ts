@@ -1,6 +1,7 @@
 /**
- * The first hook on every request, before anything else looks at it. Errors from here go out
- * before the security plugin's hook has run: they carry its fixed headers.
+ * The host check: the first hook on every request, before anything else looks at it (it
+ * also sets the request id and refuses an Expect other than 100-continue). Errors from
+ * here go out before the security plugin's hook has run: they carry its fixed headers.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { originForm, splitTarget, targetAuthority } from '../../shared/framework/location.js'
@@ -12,10 +13,10 @@ import { isHttps } from './request-scheme.js'
 /** Answered whatever Host they name: a Kubernetes probe names the pod's address. */
 const PROBE_PATHS: ReadonlySet<string> = new Set(['/api/health', '/api/ready'])
 
-export function admitRequest(hosts: HostPolicy, errorResponses: ErrorResponses) {
+export function checkHost(hosts: HostPolicy, errorResponses: ErrorResponses) {
   const refuseEarly = (request: FastifyRequest, reply: FastifyReply, error: ClientError) =>
     errorResponses.send(request, reply, error, { hooksRan: false })
-  return async function admitRequest(request: FastifyRequest, reply: FastifyReply) {
+  return async function checkHost(request: FastifyRequest, reply: FastifyReply) {
     reply.header(REQUEST_ID_HEADER, request.id)
     if (request.server.lifecycle.closing) reply.header('connection', 'close')
     if (hasDuplicateHost(request.raw.rawHeaders)) {
