@@ -19,7 +19,7 @@ import { createErrorResponses, type ErrorResponses } from './error-responses.js'
 import { closeAfterUnreadBody, LINGER_BOUNDS, type LingerBounds } from './lingering-close.js'
 import { readManifest } from './manifest.js'
 import { noopReporter, type ErrorReporter } from './monitoring/error-reporter.js'
-import { answerNodeServerEvents } from './node-server.js'
+import { handleNodeServerEvents } from './node-server.js'
 import actionsPlugin from './plugins/actions.js'
 import apiPlugin from './plugins/api.js'
 import errorsPlugin from './plugins/errors.js'
@@ -89,7 +89,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   const hosts = hostPolicy(config.host, config.allowedHosts)
   const app: FastifyInstance = Fastify(fastifyOptions(config, options, errorResponses, () => app.log))
   // Node's own answers, replaced by ours: CONNECT, an unknown Expect, 100-continue on reading.
-  answerNodeServerEvents(app, errorResponses)
+  handleNodeServerEvents(app, errorResponses)
   app.decorate('lifecycle', { draining: false, closing: false })
   app.decorate('errorResponses', errorResponses)
   app.decorate('config', config)

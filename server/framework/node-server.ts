@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify'
 import { errors } from './error-registry.js'
 import type { ErrorResponses } from './error-responses.js'
 
-export function answerNodeServerEvents(app: FastifyInstance, errorResponses: ErrorResponses): void {
+export function handleNodeServerEvents(app: FastifyInstance, errorResponses: ErrorResponses): void {
   // Above the keep-alive timeout (Node's advice against the idle-close race), below requestTimeout.
   app.server.headersTimeout = 75_000
   // With no 'connect' listener, Node drops the connection without a word.

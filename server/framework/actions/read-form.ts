@@ -5,7 +5,7 @@ import { ACTION_BODY_LIMIT } from '../body-limits.js'
 import { errors, type ClientError } from '../error-registry.js'
 import { receiveMultipart, type ReceivedForm } from '../uploads/receive-multipart.js'
 import { isUploadRefusal, UploadRefusal } from '../uploads/upload-refusal.js'
-import { wantsJson } from './answers.js'
+import { wantsJson } from './responses.js'
 import type { FoundAction } from './find-action.js'
 
 export { ACTION_BODY_LIMIT } from '../body-limits.js'

@@ -9,7 +9,7 @@ import type { AppView } from '../render/app-view.js'
 import { searchOf } from '../render/resolve-page.js'
 import { openResponse } from '../response-control.js'
 import type { ReceivedForm } from '../uploads/receive-multipart.js'
-import type { ActionAnswers } from './answers.js'
+import type { ActionResponses } from './responses.js'
 import type { FoundAction } from './find-action.js'
 import type { GuardOutcome } from '../guards.js'
 
@@ -22,8 +22,8 @@ export interface PostedPage {
 }
 
 /** `release` frees the form's files: called once the action is over, whatever its outcome. */
-export async function answerForm(
-  answers: ActionAnswers,
+export async function respondToForm(
+  responses: ActionResponses,
   request: FastifyRequest,
   reply: FastifyReply,
   page: PostedPage,
@@ -39,7 +39,7 @@ export async function answerForm(
   const values = valuesToKeep(input, found.secrets)
   if (Object.keys(form.refusedFiles).length > 0) {
     await release()
-    return answers.answerInvalid(request, reply, view, location, { action: name, fieldErrors: form.refusedFiles, values })
+    return responses.respondInvalid(request, reply, view, location, { action: name, fieldErrors: form.refusedFiles, values })
   }
   // What the action does to the answer (cookies, headers) goes out whatever its outcome.
   const response = await openResponse(request)
@@ -64,7 +64,7 @@ export async function answerForm(
   } catch (error) {
     await release()
     await response.applyTo(reply)
-    return answerThrown(answers, request, reply, error, {
+    return respondToThrown(responses, request, reply, error, {
       what: 'action failed',
       ...(match ? { routeId: match.id } : {}),
       ...(found.owner.kind === 'layout' ? { layoutId: found.owner.id } : {}),
@@ -78,9 +78,9 @@ export async function answerForm(
     // The work is done: an unknown `changed` is reported, but the answer is a success that refreshes everything.
     const unknown = outcome.changed && unknownChanged(view, outcome.changed)
     if (unknown) serverError(request, new TypeError(unknown), 'action named an unknown change', { action: name })
-    return answers.answerSuccess(request, reply, outcome.redirect ?? location.key, unknown ? undefined : outcome.changed)
+    return responses.respondSuccess(request, reply, outcome.redirect ?? location.key, unknown ? undefined : outcome.changed)
   }
-  return answers.answerInvalid(request, reply, view, location, {
+  return responses.respondInvalid(request, reply, view, location, {
     action: name,
     fieldErrors: outcome.fieldErrors as Record<string, string>,
     ...(outcome.formError ? { formError: outcome.formError } : {}),
@@ -104,9 +104,9 @@ interface ThrownAt {
   readonly action?: string
 }
 
-export async function answerThrown(answers: ActionAnswers, request: FastifyRequest, reply: FastifyReply, error: unknown, at: ThrownAt) {
+export async function respondToThrown(responses: ActionResponses, request: FastifyRequest, reply: FastifyReply, error: unknown, at: ThrownAt) {
   const { what, ...source } = at
-  return answers.sendFailure(request, reply, classify(request, error, what, source, 'page'))
+  return responses.sendFailure(request, reply, classify(request, error, what, source, 'page'))
 }
 
 /** docs/guide/forms-and-actions.md, "Secret fields". */
@@ -116,15 +116,15 @@ export function valuesToKeep(input: Readonly<Record<string, string>>, secrets: r
 }
 
 /** Answered as the page would be, its cookies included. */
-export async function answerGuardStop(
-  answers: ActionAnswers,
+export async function respondToGuardStop(
+  responses: ActionResponses,
   request: FastifyRequest,
   reply: FastifyReply,
   guards: Extract<GuardOutcome, { ok: false }>,
   match: RouteMatch | null,
 ) {
   await (await openResponse(request)).applyTo(reply)
-  return answerThrown(answers, request, reply, guards.error, {
+  return respondToThrown(responses, request, reply, guards.error, {
     what: 'guard failed',
     ...(match ? { routeId: match.id } : {}),
     ...(guards.layoutId ? { layoutId: guards.layoutId } : {}),

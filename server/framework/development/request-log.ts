@@ -3,9 +3,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 export function logRequests(app: FastifyInstance): void {
   // Answers sent through Fastify's reply: Vite's middleware writes its own to the socket.
-  const answeredByApp = new WeakSet<FastifyRequest>()
-  app.addHook('onSend', async function markAppAnswer(request) {
-    answeredByApp.add(request)
+  const respondedByApp = new WeakSet<FastifyRequest>()
+  app.addHook('onSend', async function markAppResponse(request) {
+    respondedByApp.add(request)
   })
   app.addHook('onRequest', async function logWhenFinished(request, reply) {
     const started = performance.now()
@@ -13,7 +13,7 @@ export function logRequests(app: FastifyInstance): void {
     reply.raw.once('close', () => {
       const ms = Math.round(performance.now() - started)
       const line = `${request.method} ${request.url} ${reply.raw.statusCode} ${ms} ms`
-      if (answeredByApp.has(request)) request.log.info(line)
+      if (respondedByApp.has(request)) request.log.info(line)
       else request.log.debug(line)
     })
   })

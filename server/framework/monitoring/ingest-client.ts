@@ -5,7 +5,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 
-export interface IngestAnswer {
+export interface IngestResponse {
   readonly status: number
   readonly headers: IncomingHttpHeaders
   readonly body: Buffer
@@ -17,7 +17,7 @@ export class IngestTimeout extends Error {
   override name = 'IngestTimeout'
 }
 
-export function postToIngest(url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<IngestAnswer> {
+export function postToIngest(url: string, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<IngestResponse> {
   const target = new URL(url)
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
@@ -28,14 +28,14 @@ export function postToIngest(url: string, body: Buffer, headers: Record<string, 
         agent: target.protocol === 'https:' ? agents.https : agents.http,
         headers: { ...headers, 'content-length': String(body.length) },
       },
-      (answer) => {
+      (incoming) => {
         const chunks: Buffer[] = []
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk))
-        answer.on('end', () => {
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk))
+        incoming.on('end', () => {
           clearTimeout(timer)
-          resolve({ status: answer.statusCode ?? 502, headers: answer.headers, body: Buffer.concat(chunks) })
+          resolve({ status: incoming.statusCode ?? 502, headers: incoming.headers, body: Buffer.concat(chunks) })
         })
-        answer.on('error', reject)
+        incoming.on('error', reject)
       },
     )
     const timer = setTimeout(() => outgoing.destroy(new IngestTimeout(`ingest did not answer within ${timeoutMs} ms`)), timeoutMs)

@@ -8,11 +8,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ACTION_FIELD } from '../../../shared/framework/actions.js'
 import { tidyPathname } from '../../../shared/framework/location.js'
 import { allowedMethods } from '../../../shared/framework/route-actions.js'
-import { actionAnswers } from '../actions/answers.js'
+import { actionResponses } from '../actions/responses.js'
 import { actionNamed } from '../actions/find-action.js'
 import { labelPageRoute } from '../metrics/route-label.js'
 import { ACTION_BODY_LIMIT, FORM_TYPE, readForm } from '../actions/read-form.js'
-import { answerForm, answerGuardStop } from '../actions/run-action.js'
+import { respondToForm, respondToGuardStop } from '../actions/run-action.js'
 import { foreignCharset } from '../content-charset.js'
 import { runGuards } from '../guards.js'
 import { AppError, errors } from '../error-registry.js'
@@ -43,11 +43,11 @@ function parseUrlencodedForm(request: FastifyRequest, body: string | Buffer, don
 export default async function actionsPlugin(fastify: FastifyInstance, opts: ActionsPluginOptions) {
   const allowedOrigins = new Set(opts.allowedOrigins)
   const { pages, uploads } = opts
-  const answers = actionAnswers(pages)
-  const { sendClientError } = answers
+  const responses = actionResponses(pages)
+  const { sendClientError } = responses
   // Every error of a form post, thrown anywhere, is sent by the app's error handler in this form.
   declareRequestKind(fastify, 'action')
-  fastify.errorResponses.renderActionsWith(answers.sendFailure)
+  fastify.errorResponses.renderActionsWith(responses.sendFailure)
 
   fastify.removeAllContentTypeParsers()
   fastify.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: ACTION_BODY_LIMIT }, parseUrlencodedForm)
@@ -90,7 +90,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       }
       // Before a byte of the body is read as files.
       const guards = await runGuards(request, definition, match, location)
-      if (!guards.ok) return answerGuardStop(answers, request, reply, guards, match)
+      if (!guards.ok) return respondToGuardStop(responses, request, reply, guards, match)
       const findAction = (name: string | null) => actionNamed(definition, match, name)
 
       const form = await readForm(request, { multipart, match, uploads, findAction })
@@ -104,7 +104,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
           return await sendClientError(request, reply, found)
         }
         const guard = found.owner.kind === 'layout' ? guards.layouts.get(found.owner.id) : guards.route
-        return await answerForm(answers, request, reply, { view, location, match, guard }, found, form, release)
+        return await respondToForm(responses, request, reply, { view, location, match, guard }, found, form, release)
       } finally {
         // Whatever happened on the way (nothing should): no file outlives its request.
         await release()

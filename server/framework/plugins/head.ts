@@ -7,7 +7,7 @@ import type { FastifyInstance, onSendHookHandler } from 'fastify'
 import fp from 'fastify-plugin'
 
 async function headPlugin(fastify: FastifyInstance) {
-  fastify.addHook('onRoute', function answerHeadAsGet(route) {
+  fastify.addHook('onRoute', function routeHeadAsGet(route) {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     // A HEAD route of its own (declared before its GET) answers HEAD itself.
     const ownHead = fastify.hasRoute({ method: 'HEAD', url: route.url, ...(route.constraints ? { constraints: route.constraints } : {}) })

@@ -11,7 +11,7 @@ import { errors, type ClientError } from '../error-registry.js'
 import { NO_STORE, sendMethodNotAllowed } from '../error-responses.js'
 import { declareRequestKind } from '../request-kinds.js'
 import { withoutPort } from '../client-address.js'
-import { postToIngest, type IngestAnswer } from '../monitoring/ingest-client.js'
+import { postToIngest, type IngestResponse } from '../monitoring/ingest-client.js'
 import { envelopeCoding, tunnelTarget } from '../monitoring/tunnel-request.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
 
@@ -61,9 +61,9 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     if (!target.ok) return refuse(request, reply, target.error)
     const { dsn } = target
 
-    let answer: IngestAnswer
+    let ingest: IngestResponse
     try {
-      answer = await untraced(() =>
+      ingest = await untraced(() =>
         postToIngest(
           ingestUrlFor(dsn, opts.upstream),
           body,
@@ -82,13 +82,13 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
       request.log.warn({ err: error, dsnProject: dsn.projectId }, timedOut ? 'ingest timed out' : 'ingest unreachable')
       return refuse(request, reply, timedOut ? errors.INGEST_TIMEOUT() : errors.INGEST_UNREACHABLE())
     }
-    if (answer.status >= 300 && answer.status < 400) {
+    if (ingest.status >= 300 && ingest.status < 400) {
       return refuse(request, reply, errors.INGEST_REDIRECT())
     }
     for (const name of ['retry-after', 'x-sentry-rate-limits', 'content-type']) {
-      const value = answer.headers[name]
+      const value = ingest.headers[name]
       if (typeof value === 'string') reply.header(name, value)
     }
-    return reply.code(answer.status).header('cache-control', NO_STORE).send(answer.body)
+    return reply.code(ingest.status).header('cache-control', NO_STORE).send(ingest.body)
   })
 }

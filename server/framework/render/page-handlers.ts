@@ -21,7 +21,7 @@ import { originForm } from '../../../shared/framework/location.js'
 import { StaticCache, type StaticData, type StaticPage } from './static-pages.js'
 import { mayCache, rememberData, sendDocument, sendStaticData, sendStaticPage, type PageSender } from './send-document.js'
 import type { InlineStyle } from './inline-style.js'
-import { sendDeferredData } from './deferred-answer.js'
+import { sendDeferredData } from './deferred-response.js'
 import { labelPageRoute } from '../metrics/route-label.js'
 import type { Metrics } from '../metrics/metrics.js'
 

@@ -23,7 +23,7 @@ import type { BrowserMonitoringConfig } from '../../../shared/framework/monitori
 import { digestOf } from '../../../shared/framework/digest.js'
 import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { isDeferredFailure } from './deferred-parts.js'
-import { partWriter } from './deferred-answer.js'
+import { partWriter } from './deferred-response.js'
 import { DOCUMENT_TAIL, renderDocumentHead, startsAfterShell, startScriptTag } from './document.js'
 
 /** Everything one render of one page depends on: built once per request by the page handlers. */

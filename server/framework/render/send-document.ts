@@ -21,7 +21,7 @@ import { documentFor, encodedDocumentFor, type StaticCache, staticEtag, type Sta
 import { pipeline } from 'node:stream'
 import { timeStep, timeSync } from '../metrics/timing.js'
 import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
-import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-answer.js'
+import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-response.js'
 
 /** What sending pages keeps for the server's life: its options, the static routes' responses, its 500 page. */
 export interface PageSender {

@@ -1,7 +1,7 @@
 /** Who gets a page with every deferred part in place: crawlers and link previews, told by their user agent. */
 import t from 'tap'
 import type { FastifyRequest } from 'fastify'
-import { isCrawler } from '../../../server/framework/render/deferred-answer.js'
+import { isCrawler } from '../../../server/framework/render/deferred-response.js'
 
 const asked = (agent: string | undefined) => isCrawler({ headers: agent === undefined ? {} : { 'user-agent': agent } } as FastifyRequest)
 

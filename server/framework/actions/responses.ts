@@ -1,5 +1,5 @@
 /**
- * How a form post is answered (docs/architecture.md, "Server actions"): 303, 422 with the
+ * How a form post is responded to (docs/architecture.md, "Server actions"): 303, 422 with the
  * page again, or an error page; JSON instead for `Accept: application/json`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -16,15 +16,15 @@ export function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json')
 }
 
-export interface ActionAnswers {
+export interface ActionResponses {
   sendClientError(request: FastifyRequest, reply: FastifyReply, error: ClientError): Promise<FastifyReply>
   /** A classified failure: a redirect is followed as a success would be. */
   sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): Promise<FastifyReply> | FastifyReply
-  answerInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState): Promise<FastifyReply>
-  answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed): FastifyReply
+  respondInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState): Promise<FastifyReply>
+  respondSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed): FastifyReply
 }
 
-export function actionAnswers(pages: PageHandlers): ActionAnswers {
+export function actionResponses(pages: PageHandlers): ActionResponses {
   const { buildId } = pages
 
   async function sendError(request: FastifyRequest, reply: FastifyReply, error: ClientError, serverError?: ServerError) {
@@ -45,7 +45,7 @@ export function actionAnswers(pages: PageHandlers): ActionAnswers {
   function sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure) {
     switch (failure.type) {
       case 'redirect':
-        return answerSuccess(request, reply, failure.location)
+        return respondSuccess(request, reply, failure.location)
       case 'not-found':
         return sendError(request, reply, errors.PAGE_NOT_FOUND())
       case 'client-error':
@@ -55,7 +55,7 @@ export function actionAnswers(pages: PageHandlers): ActionAnswers {
     }
   }
 
-  async function answerInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState) {
+  async function respondInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState) {
     reply.header('cache-control', NO_STORE)
     if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
     const resolution = await pages.resolve(request, view, location)
@@ -66,11 +66,11 @@ export function actionAnswers(pages: PageHandlers): ActionAnswers {
     return pages.sendDocument(reply, view, location, payload)
   }
 
-  return { sendClientError, sendFailure, answerInvalid, answerSuccess }
+  return { sendClientError, sendFailure, respondInvalid, respondSuccess }
 }
 
 /** JSON for a script, as a fetch would follow a 303 and lose what the action changed. */
-function answerSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed) {
+function respondSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed) {
   const location = sameSiteLocation(to)
   reply.header('cache-control', NO_STORE)
   if (wantsJson(request)) return reply.send({ ok: true, redirect: location, ...(changed ? { changed } : {}) } satisfies ActionResponse)
