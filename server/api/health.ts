@@ -1,6 +1,7 @@
 /**
  * Probes for the load balancer and the orchestrator: liveness (the process answers)
- * and readiness (it wants traffic: 503 once it is draining for shutdown).
+ * and readiness (it wants traffic: 503 once it is draining for shutdown, or while it
+ * sheds load). Both answer while the instance sheds load (`shed: false`).
  */
 import type { FastifyInstance } from 'fastify'
 import { API_ERROR_SCHEMA, errorBody, errors, NO_STORE } from '../framework/index.js'
@@ -9,6 +10,7 @@ export default async function healthRoutes(api: FastifyInstance) {
   api.get(
     '/health',
     {
+      config: { shed: false },
       schema: {
         response: {
           200: { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } },
@@ -24,6 +26,7 @@ export default async function healthRoutes(api: FastifyInstance) {
   api.get(
     '/ready',
     {
+      config: { shed: false },
       schema: {
         response: {
           200: { type: 'object', required: ['status'], properties: { status: { const: 'ready' } } },
@@ -32,8 +35,9 @@ export default async function healthRoutes(api: FastifyInstance) {
       },
     },
     async function reportReadiness(request, reply) {
-      if (api.lifecycle.draining) {
-        const { code, message } = errors.DRAINING()
+      const unready = api.lifecycle.draining ? errors.DRAINING() : api.overloaded() ? errors.OVERLOADED() : undefined
+      if (unready) {
+        const { code, message } = unready
         return reply
           .code(503)
           .header('cache-control', NO_STORE)

@@ -38,6 +38,7 @@ import { createMetrics, NO_METRICS, type Metrics } from './metrics/metrics.js'
 import { serveMetrics } from './metrics/metrics-listener.js'
 import { sendServerTiming } from './metrics/timing.js'
 import { redisUp } from './redis-connection.js'
+import { registerLoadShedding } from './load-shedding.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -62,6 +63,8 @@ export interface BuildAppOptions {
   readonly sessionWarnIntervalMs?: number
   readonly sessionClock?: () => number
   readonly lingerBounds?: LingerBounds
+  /** How often load shedding measures the event loop. */
+  readonly sheddingSampleIntervalMs?: number
   readonly errorReporter?: ErrorReporter
   /** main.ts's bounded stdout, a test's capture; pino's stdout otherwise. */
   readonly logStream?: DestinationStream
@@ -97,6 +100,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   if (config.metrics) {
     const metrics = createMetrics({
       draining: () => app.lifecycle.draining,
+      overloaded: () => app.overloaded(),
       staticPages: () => pages?.staticPagesKept() ?? { entries: 0, bytes: 0 },
       redisUp,
     })
@@ -127,6 +131,8 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
     styleSources: inlineStyle ? [inlineStyle.cspSource] : [],
     openerPolicy: config.openerPolicy,
   })
+  // After the security headers, before any route's work: a shed request costs next to nothing.
+  registerLoadShedding(app, config.shedding, options.sheddingSampleIntervalMs)
   const compression = config.compression && !development
   if (compression) registerCompression(app)
   // After compression: each route's HEAD drops the body after compression has set the headers.

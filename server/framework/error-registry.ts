@@ -152,5 +152,6 @@ export const errors = {
   // The server itself.
   SESSIONS_UNAVAILABLE: createError(E.SESSIONS_UNAVAILABLE, 'Sessions are unavailable for a moment; try again shortly.', 503),
   DRAINING: createError(E.DRAINING, 'This instance is shutting down', 503),
+  OVERLOADED: createError(E.OVERLOADED, 'The server is busy; try again in a few seconds.', 503),
   INTERNAL: createError(E.INTERNAL, 'Internal server error', 500),
 } as const

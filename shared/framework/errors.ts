@@ -50,6 +50,8 @@ export const ErrorCode = {
   /** A Range that starts past the end of the asset: 416, with `Content-Range: bytes *\/<length>`. */
   RANGE_NOT_SATISFIABLE: 'APP_ERR_RANGE_NOT_SATISFIABLE',
   DRAINING: 'APP_ERR_DRAINING',
+  /** The instance is shedding load (its event loop is behind): 503 with `Retry-After`, at once, before any work. */
+  OVERLOADED: 'APP_ERR_OVERLOADED',
   /** More requests from one client address than its budget allows (form posts, the monitoring tunnel): 429. */
   RATE_LIMITED: 'APP_ERR_RATE_LIMITED',
   /** The session store (Redis) did not answer: 503 with `Retry-After`, for a request that carries or starts a session. */

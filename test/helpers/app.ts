@@ -62,6 +62,7 @@ export interface TestAppOptions {
   readonly sessionWarnIntervalMs?: number
   /** The time sessions are measured by: a test moves it to see them end, without waiting. */
   readonly sessionClock?: () => number
+  readonly sheddingSampleIntervalMs?: number
 }
 
 /**
@@ -95,6 +96,7 @@ async function startTestApp(t: Test, which: BuiltApp, forBrowser: boolean, optio
     ...(options.rateLimitWarnIntervalMs ? { rateLimitWarnIntervalMs: options.rateLimitWarnIntervalMs } : {}),
     ...(options.sessionWarnIntervalMs ? { sessionWarnIntervalMs: options.sessionWarnIntervalMs } : {}),
     ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}),
+    ...(options.sheddingSampleIntervalMs ? { sheddingSampleIntervalMs: options.sheddingSampleIntervalMs } : {}),
   })
   // A connection the test left open (a body it never read) would hold the close until
   // the client lets go: the test is over, so its connections go with the app.

@@ -99,6 +99,7 @@ const TABLE: ReadonlyArray<readonly [name: string, status: number, code: string,
   ['TUNNEL_FAILED', 500, 'APP_ERR_HTTP', 'The tunnel failed.'],
   ['SESSIONS_UNAVAILABLE', 503, 'APP_ERR_SESSIONS_UNAVAILABLE', 'Sessions are unavailable for a moment; try again shortly.'],
   ['DRAINING', 503, 'APP_ERR_DRAINING', 'This instance is shutting down'],
+  ['OVERLOADED', 503, 'APP_ERR_OVERLOADED', 'The server is busy; try again in a few seconds.'],
   ['INTERNAL', 500, 'APP_ERR_INTERNAL', 'Internal server error'],
 ]
 

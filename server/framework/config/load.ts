@@ -61,6 +61,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     metrics: v.METRICS_PORT === undefined ? undefined : { port: v.METRICS_PORT, host: v.METRICS_HOST ?? v.HOST },
     serverTiming: v.SERVER_TIMING,
+    shedding: { maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS, maxEventLoopUtilization: v.MAX_EVENT_LOOP_UTILIZATION },
     shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
     uploadDir: v.UPLOAD_DIR,

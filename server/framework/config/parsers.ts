@@ -236,3 +236,12 @@ export function parseAccount(raw: string, name: string): ConfiguredAccount {
   if (password.length < 8) throw new ConfigError(name, `needs a password of at least 8 characters; it has ${password.length}`)
   return { email, password: hashPasswordSync(password) }
 }
+
+/** A share of time from 0 to 1 (`0.9`); 0 turns the check off. */
+export function parseRatio(raw: string, name: string): number {
+  const value = Number(raw)
+  if (!/^(0|1|0?\.\d+|1\.0*)$/.test(raw.trim()) || value < 0 || value > 1) {
+    throw new ConfigError(name, `must be a number from 0 to 1 (0: off), got "${raw}"`)
+  }
+  return value
+}

@@ -31,6 +31,8 @@ export interface AppConfig {
   readonly sessions: SessionConfig
   /** Undefined when METRICS_PORT is unset: no metrics are kept at all. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined
+  /** Each 0 when its check is off (server/framework/load-shedding.ts). */
+  readonly shedding: { readonly maxEventLoopDelayMs: number; readonly maxEventLoopUtilization: number }
   /** A Server-Timing header on what the app computes (off by default: it tells how long each step took). */
   readonly serverTiming: boolean
   /** After SIGTERM: how long /api/ready says 503 while the instance still serves, so balancers notice. */

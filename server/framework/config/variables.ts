@@ -184,6 +184,20 @@ export const VARIABLES = [
     parse: parse.parseText,
   }),
   variable({
+    name: 'MAX_EVENT_LOOP_DELAY_MS',
+    meaning:
+      'shed load when the event loop falls this far behind: new requests get 503 with `Retry-After` and `/api/ready` says 503 ' +
+      'until it catches up (health and metrics keep answering); `0`: off (see [`docs/deploy.md`](docs/deploy.md#load-shedding))',
+    default: { literal: '0' },
+    parse: parse.parseMilliseconds,
+  }),
+  variable({
+    name: 'MAX_EVENT_LOOP_UTILIZATION',
+    meaning: 'shed load, the same way, when the event loop is busy more than this share of the time (`0.95`); `0`: off',
+    default: { literal: '0' },
+    parse: parse.parseRatio,
+  }),
+  variable({
     name: 'SERVER_TIMING',
     meaning:
       '`on`: dynamic pages, page data and form posts carry a `Server-Timing` header (guard, each loader, action, render, in ms), ' +

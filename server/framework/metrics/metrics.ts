@@ -21,6 +21,7 @@ export interface Metrics {
   staticPage(hit: boolean): void
   rateLimited(limit: string): void
   sessionStoreError(): void
+  shed(kind: RequestKind): void
 }
 
 export const NO_METRICS: Metrics = {
@@ -31,11 +32,13 @@ export const NO_METRICS: Metrics = {
   staticPage() {},
   rateLimited() {},
   sessionStoreError() {},
+  shed() {},
 }
 
 /** What the metrics read when scraped rather than count as it happens. */
 export interface MetricsSources {
   readonly draining: () => boolean
+  readonly overloaded: () => boolean
   /** Entries and bytes of the kept static pages. */
   readonly staticPages: () => { readonly entries: number; readonly bytes: number }
   /** Undefined when no Redis is configured. */
@@ -144,6 +147,21 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
     },
   })
 
+  new Gauge({
+    name: 'app_overloaded',
+    help: '1 while the instance sheds load (readiness answers 503), else 0.',
+    registers: [registry],
+    collect() {
+      this.set(sources.overloaded() ? 1 : 0)
+    },
+  })
+  const shed = new Counter({
+    name: 'app_shed_requests_total',
+    help: 'Requests refused with 503 because the event loop was behind, by request kind.',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  })
+
   // Utilization since the previous scrape: what an autoscaler wants, and what shedding reads.
   let lastUtilization = performance.eventLoopUtilization()
   new Gauge({
@@ -196,6 +214,9 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
     },
     sessionStoreError() {
       sessionErrors.inc()
+    },
+    shed(kind) {
+      shed.inc({ kind: KIND_LABELS[kind] })
     },
     stop() {
       delay.disable()
