@@ -86,9 +86,19 @@ t.test("the container environment is valid configuration, and the port is the ap
   t.equal(effective.port, defaults.port, 'PORT is the default one (server/framework/config.ts)')
   const ports: Array<{ name: string; containerPort: number }> = container.ports
   t.same(
-    ports.map((port) => port.containerPort),
-    [effective.port],
-    'the container port is the one the app listens on',
+    ports.map((port) => [port.name, port.containerPort]),
+    [
+      ['http', effective.port],
+      ['metrics', effective.metrics?.port],
+    ],
+    'the container ports are the ones the app and its metrics listen on',
+  )
+  const template = deployment.spec.template.metadata
+  t.equal(template.annotations['prometheus.io/port'], String(effective.metrics?.port), 'the scrape annotation names the metrics port')
+  const servicePorts: Array<{ targetPort: unknown }> = service.spec.ports
+  t.notOk(
+    servicePorts.some((port) => port.targetPort === 'metrics' || port.targetPort === effective.metrics?.port),
+    'the Service, which an Ingress routes to, does not expose the metrics',
   )
   const exposed = instructionsOf(readDockerfile(path.join(projectRoot, 'Dockerfile')).stages.at(-1)!, 'EXPOSE').map((i) => Number(i.args))
   t.same(exposed, [effective.port], "and the image's EXPOSE")
