@@ -3,8 +3,8 @@
  * `npm run dev` answers what it should and only that: the project's files are 404s as
  * in production while the browser's modules load; a client module that cannot be
  * loaded fails the pages alone, with Vite's overlay, until the fix; a second one on a
- * port in use stops at once. Each test runs the real command on its own copy of the
- * project and edits that copy as a developer would.
+ * port in use stops at once. The real command runs on a copy of the project, edited as a
+ * developer would; the tests that break the app have a copy of their own.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -31,73 +31,76 @@ function rawGet(origin: string, target: string) {
   return rawRequest(origin, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`)
 }
 
-t.test("the project's own files are 404s as in production; the browser's modules still load", async (t) => {
+// Neither test edits what the other reads: one server for both.
+t.test('one npm run dev, as started', async (t) => {
   const dev = await startDevServer(t)
-  const production = await listenTestApp(t, 'production')
-  writeFileSync(path.join(dev.dir, '.env'), 'SECRET_IN_ENV=1\n')
-  const files = path.join(dev.dir, 'server/main.ts')
-  // Each with a line of the file that must not come back.
-  const sources: Array<[string, string]> = [
-    ['/server/main.ts', 'runServer'],
-    ['/server/main.ts?import', 'runServer'],
-    ['/server/main.ts?import&raw', 'runServer'],
-    ['/%73erver/main.ts', 'runServer'],
-    ['/server%2Fmain.ts', 'runServer'],
-    ['/client/%2e%2e/server/main.ts', 'runServer'],
-    ['/client%2F..%2Fserver%2Fmain.ts?raw', 'runServer'],
-    ['/@id/server/main.ts', 'runServer'],
-    [`/@fs${files}`, 'runServer'],
-    [`/@fs${files}?raw`, 'runServer'],
-    ['/package.json', '"devDependencies"'],
-    ['/package.json?raw', '"devDependencies"'],
-    ['/tsconfig.json', '"references"'],
-    ['/vite.config.ts', 'defineConfig'],
-    ['/scripts/dev.ts', 'watchFolder'],
-    ['/index.html', '<!doctype html>'],
-    ['/.env', 'SECRET_IN_ENV'],
-    ['/.env?raw', 'SECRET_IN_ENV'],
-    ['/@fs/etc/passwd', 'root:'],
-  ]
-  for (const [target, line] of sources) {
-    const [inDev, inProduction] = await Promise.all([rawGet(dev.origin, target), rawGet(production.origin, target)])
-    t.equal(inDev.status, inProduction.status, `${target}: ${inProduction.status} as in production`)
-    t.equal(inDev.headers['content-type'], inProduction.headers['content-type'], `${target}: the same kind of answer`)
-    t.notOk(inDev.body.includes(line), `${target}: not the file`)
-  }
 
-  const { page, failedResources } = await openPage(t)
-  await page.goto(`${dev.origin}/items/7`)
-  await waitForHydration(page)
-  await page.getByRole('link', { name: 'About' }).first().click()
-  await page.getByRole('heading', { name: 'About' }).waitFor()
-  dev.edit('client/pages/about.tsx', (text) => text.replace('<h1>About</h1>', '<h1>About (edited)</h1>'))
-  await page.getByRole('heading', { name: 'About (edited)' }).waitFor()
-  t.same(failedResources, [], 'every module, dependency and style the pages asked for loaded')
-})
+  t.test("the project's own files are 404s as in production; the browser's modules still load", async (t) => {
+    const production = await listenTestApp(t, 'production')
+    writeFileSync(path.join(dev.dir, '.env'), 'SECRET_IN_ENV=1\n')
+    const files = path.join(dev.dir, 'server/main.ts')
+    // Each with a line of the file that must not come back.
+    const sources: Array<[string, string]> = [
+      ['/server/main.ts', 'runServer'],
+      ['/server/main.ts?import', 'runServer'],
+      ['/server/main.ts?import&raw', 'runServer'],
+      ['/%73erver/main.ts', 'runServer'],
+      ['/server%2Fmain.ts', 'runServer'],
+      ['/client/%2e%2e/server/main.ts', 'runServer'],
+      ['/client%2F..%2Fserver%2Fmain.ts?raw', 'runServer'],
+      ['/@id/server/main.ts', 'runServer'],
+      [`/@fs${files}`, 'runServer'],
+      [`/@fs${files}?raw`, 'runServer'],
+      ['/package.json', '"devDependencies"'],
+      ['/package.json?raw', '"devDependencies"'],
+      ['/tsconfig.json', '"references"'],
+      ['/vite.config.ts', 'defineConfig'],
+      ['/scripts/dev.ts', 'watchFolder'],
+      ['/index.html', '<!doctype html>'],
+      ['/.env', 'SECRET_IN_ENV'],
+      ['/.env?raw', 'SECRET_IN_ENV'],
+      ['/@fs/etc/passwd', 'root:'],
+    ]
+    for (const [target, line] of sources) {
+      const [inDev, inProduction] = await Promise.all([rawGet(dev.origin, target), rawGet(production.origin, target)])
+      t.equal(inDev.status, inProduction.status, `${target}: ${inProduction.status} as in production`)
+      t.equal(inDev.headers['content-type'], inProduction.headers['content-type'], `${target}: the same kind of answer`)
+      t.notOk(inDev.body.includes(line), `${target}: not the file`)
+    }
 
-t.test('a second npm run dev on a port in use exits at once, naming the port, and leaves nothing running', async (t) => {
-  const dev = await startDevServer(t)
-  const port = new URL(dev.origin).port
-  const second = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
-    cwd: dev.dir,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: port },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+    const { page, failedResources } = await openPage(t)
+    await page.goto(`${dev.origin}/items/7`)
+    await waitForHydration(page)
+    await page.getByRole('link', { name: 'About' }).first().click()
+    await page.getByRole('heading', { name: 'About' }).waitFor()
+    dev.edit('client/pages/about.tsx', (text) => text.replace('<h1>About</h1>', '<h1>About (edited)</h1>'))
+    await page.getByRole('heading', { name: 'About (edited)' }).waitFor()
+    t.same(failedResources, [], 'every module, dependency and style the pages asked for loaded')
   })
-  let output = ''
-  second.stdout.on('data', (chunk) => (output += chunk))
-  second.stderr.on('data', (chunk) => (output += chunk))
-  const killer = setTimeout(() => process.kill(-second.pid!, 'SIGKILL'), 20_000)
-  const started = performance.now()
-  const [code] = await once(second, 'exit')
-  clearTimeout(killer)
-  t.ok(performance.now() - started < 5_000, 'at once')
-  t.equal(code, 1)
-  t.notMatch(output, /\[vite\]|SESSION_SECRET/, 'before the server (and Vite) was started')
-  t.match(output, `port ${port} is already in use on 127.0.0.1`)
-  t.match(output, 'set PORT to another port', 'it says what to do')
-  t.notOk(groupAlive(second.pid!), 'no process of it is left')
-  t.equal((await fetch(`${dev.origin}/api/health`)).status, 200, 'the first one still answers')
+
+  t.test('a second npm run dev on a port in use exits at once, naming the port, and leaves nothing running', async (t) => {
+    const port = new URL(dev.origin).port
+    const second = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
+      cwd: dev.dir,
+      env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: port },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let output = ''
+    second.stdout.on('data', (chunk) => (output += chunk))
+    second.stderr.on('data', (chunk) => (output += chunk))
+    const killer = setTimeout(() => process.kill(-second.pid!, 'SIGKILL'), 20_000)
+    const started = performance.now()
+    const [code] = await once(second, 'exit')
+    clearTimeout(killer)
+    t.ok(performance.now() - started < 5_000, 'at once')
+    t.equal(code, 1)
+    t.notMatch(output, /\[vite\]|SESSION_SECRET/, 'before the server (and Vite) was started')
+    t.match(output, `port ${port} is already in use on 127.0.0.1`)
+    t.match(output, 'set PORT to another port', 'it says what to do')
+    t.notOk(groupAlive(second.pid!), 'no process of it is left')
+    t.equal((await fetch(`${dev.origin}/api/health`)).status, 200, 'the first one still answers')
+  })
 })
 
 /** The open tab's hot update of the broken file fails first: Vite says so in the console. */
