@@ -158,5 +158,13 @@ export type AppLayouts = typeof layouts
 export type RouteId = keyof AppRoutes
 
 export const router = createRouter(routes, layouts)
+
+// The ids an action names as `changed` are checked against these tables by the type checker.
+declare module './framework/actions.js' {
+  interface AppTables {
+    readonly routes: AppRoutes
+    readonly layouts: AppLayouts
+  }
+}
 export const href = router.href
 export const matchRoute = router.match

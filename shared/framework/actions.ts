@@ -13,10 +13,33 @@ export type ActionInput<Fields extends string, FileFields extends string = never
 export type FieldErrors<Fields extends string> = { readonly [F in Fields]?: string }
 
 /**
+ * Where an application names its route and layout tables for the type checker, as
+ * TanStack Router's `Register` does: shared/routes.ts augments it with
+ * `interface AppTables { routes: typeof routes; layouts: typeof layouts }`. Until then
+ * any id type-checks, and only the server's run-time check stands.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled in by declaration merging
+export interface AppTables {}
+
+type TableIds<K extends string> = AppTables extends { readonly [Key in K]: infer Table } ? keyof Table & string : string
+
+/** A route id of the application's table (any string before the table is registered). */
+export type ChangedRouteId = TableIds<'routes'>
+/** A layout id of the application's table. */
+export type ChangedLayoutId = TableIds<'layouts'>
+
+/**
  * Routes and layouts whose loaders read what the action wrote (docs/guide/forms-and-actions.md,
  * "Revalidation"). Naming nothing means anything may have changed: every cached page is stale.
+ * The ids are the registered tables': a misspelt one does not compile.
  */
 export interface Changed {
+  readonly routes?: readonly ChangedRouteId[]
+  readonly layouts?: readonly ChangedLayoutId[]
+}
+
+/** `Changed` as the framework passes it on: any ids, checked against the tables at run time. */
+export interface ChangedOnWire {
   readonly routes?: readonly string[]
   readonly layouts?: readonly string[]
 }
@@ -60,4 +83,4 @@ export interface ActionState<ValueField extends string = string> {
 
 /** For a form sent by JavaScript (`Accept: application/json`). */
 export type ActionResponse<ValueField extends string = string> =
-  { readonly ok: true; readonly redirect: string; readonly changed?: Changed } | ({ readonly ok: false } & ActionState<ValueField>)
+  { readonly ok: true; readonly redirect: string; readonly changed?: ChangedOnWire } | ({ readonly ok: false } & ActionState<ValueField>)

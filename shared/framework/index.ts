@@ -21,7 +21,7 @@ export type {
   SearchOf,
 } from './route-table.js'
 export { ACTION_FIELD, actionInvalid, actionSuccess } from './actions.js'
-export type { ActionInput, ActionOutcome, ActionState, Changed, FieldErrors } from './actions.js'
+export type { ActionInput, ActionOutcome, ActionState, AppTables, Changed, FieldErrors } from './actions.js'
 export { ErrorCode, HttpError, notFound, redirect } from './errors.js'
 export type { RedirectStatus } from './errors.js'
 export type { HeadEntries } from './head.js'

@@ -4,7 +4,7 @@
  * Back/forward never pass through `aroundNav`: the popstate listener handles them.
  */
 import type { NavigateOptions } from 'wouter'
-import type { Changed } from '../../../shared/framework/actions.js'
+import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
 import { locationKey } from '../../../shared/framework/location.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
@@ -102,11 +102,11 @@ export class NavigationEngine implements AppNavigation {
     return observeLink(element, href, this)
   }
 
-  revalidate(changed?: Changed): Promise<void> {
+  revalidate(changed?: ChangedOnWire): Promise<void> {
     return this.#revalidation.revalidate(changed)
   }
 
-  invalidate(changed?: Changed): void {
+  invalidate(changed?: ChangedOnWire): void {
     this.#revalidation.invalidate(changed)
   }
 

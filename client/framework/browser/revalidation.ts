@@ -3,7 +3,7 @@
  * "Revalidation"). A failure screen always is (no data to keep); a static page never is:
  * its answer is rendered once and shared, whatever an action did.
  */
-import type { Changed } from '../../../shared/framework/actions.js'
+import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import type { Router } from '../../../shared/framework/route-table.js'
@@ -12,7 +12,7 @@ import type { PageStore } from './page-store.js'
 
 export type LayoutChains = Pick<Router<any, any>, 'layoutsOf'>
 
-export function reaches(changed: Changed | undefined, payload: ScreenPayload, chains: LayoutChains): boolean {
+export function reaches(changed: ChangedOnWire | undefined, payload: ScreenPayload, chains: LayoutChains): boolean {
   if (payload.kind !== 'page') return true
   if (payload.mode === 'static') return false
   if (!changed) return true
@@ -22,19 +22,19 @@ export function reaches(changed: Changed | undefined, payload: ScreenPayload, ch
 }
 
 /** `changed: {}`: nothing is reached, not even a load under way. */
-function namesNoChange(changed: Changed | undefined): boolean {
+function namesNoChange(changed: ChangedOnWire | undefined): boolean {
   return changed !== undefined && !changed.routes?.length && !changed.layouts?.length
 }
 
-export function layoutReached(changed: Changed | undefined, layoutId: string): boolean {
+export function layoutReached(changed: ChangedOnWire | undefined, layoutId: string): boolean {
   return !changed || (changed.layouts?.includes(layoutId) ?? false)
 }
 
 export interface Revalidation {
   /** Reloads are coalesced: asked for during one, one more runs after it, for all who asked meanwhile. */
-  revalidate(changed?: Changed): Promise<void>
+  revalidate(changed?: ChangedOnWire): Promise<void>
   /** The page on screen is marked too: the user moved on. */
-  invalidate(changed?: Changed): void
+  invalidate(changed?: ChangedOnWire): void
 }
 
 export function revalidation(
@@ -43,7 +43,7 @@ export function revalidation(
   currentKey: () => string,
   hardNavigate: (url: string) => void,
 ): Revalidation {
-  const invalidate = (changed: Changed | undefined, shown: string | undefined) =>
+  const invalidate = (changed: ChangedOnWire | undefined, shown: string | undefined) =>
     store.invalidate(
       (payload) => reaches(changed, payload, router),
       (id) => layoutReached(changed, id),

@@ -1,7 +1,7 @@
 /** What the React tree asks of the browser's navigation; on the server there is none (null). */
 import { createContext, useContext } from 'react'
 import type { AroundNavHandler } from 'wouter'
-import type { Changed } from '../../../shared/framework/actions.js'
+import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
 import type { PrefetchMode } from '../../../shared/framework/route-table.js'
 
@@ -21,8 +21,8 @@ export interface AppNavigation {
   prefetchModeOf(href: string): PrefetchMode
   observeLink(element: Element, href: string): () => void
   /** All cached pages are stale when `changed` names nothing; resolves once the page on screen shows what the server has now. */
-  revalidate(changed?: Changed): Promise<void>
-  invalidate(changed?: Changed): void
+  revalidate(changed?: ChangedOnWire): Promise<void>
+  invalidate(changed?: ChangedOnWire): void
   /** A form compares it from before sending to know the user moved on. */
   readonly navigations: number
   pageShown(key: string, title: string, kind: ScreenPayload['kind']): void

@@ -3,7 +3,7 @@
  * submission is pending until what the server changed is on screen. `useAction` sends
  * in order, each once the one before answered, so each carries the session it left.
  */
-import { ACTION_FIELD, type ActionResponse, type ActionState, type Changed } from '../../../shared/framework/actions.js'
+import { ACTION_FIELD, type ActionResponse, type ActionState, type ChangedOnWire } from '../../../shared/framework/actions.js'
 import { locationKey, parseTarget } from '../../../shared/framework/location.js'
 import type { AppNavigation } from './navigation-context.js'
 import { postForm } from './post-form.js'
@@ -28,7 +28,7 @@ export interface SubmitContext {
 }
 
 type Sent =
-  | { readonly kind: 'done'; readonly redirect: string; readonly changed?: Changed }
+  | { readonly kind: 'done'; readonly redirect: string; readonly changed?: ChangedOnWire }
   | { readonly kind: 'problem'; readonly state: ActionState; readonly refused: boolean }
 
 export interface Submissions {
@@ -45,7 +45,7 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
   let snapshot: SubmissionsSnapshot = { pending: undefined, state: undefined, sent: false, progress: undefined, refusals: 0 }
   let newest = 0
   /** What older submissions changed, answered after the newest was sent: it must reach the screen too. */
-  let changedMeanwhile: Array<Changed | undefined> = []
+  let changedMeanwhile: Array<ChangedOnWire | undefined> = []
   let line: Promise<unknown> = Promise.resolve()
 
   function update(change: Partial<SubmissionsSnapshot>): void {
@@ -118,7 +118,7 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
 }
 
 /** Everything if one named nothing. */
-function allOf(changes: ReadonlyArray<Changed | undefined>): Changed | undefined {
+function allOf(changes: ReadonlyArray<ChangedOnWire | undefined>): ChangedOnWire | undefined {
   if (changes.includes(undefined)) return undefined
   return { routes: changes.flatMap((changed) => changed!.routes ?? []), layouts: changes.flatMap((changed) => changed!.layouts ?? []) }
 }

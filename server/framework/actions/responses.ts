@@ -3,7 +3,7 @@
  * page again, or an error page; JSON instead for `Accept: application/json`.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ActionResponse, ActionState, Changed } from '../../../shared/framework/actions.js'
+import type { ActionResponse, ActionState, ChangedOnWire } from '../../../shared/framework/actions.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import { errors, type ClientError } from '../error-registry.js'
 import { errorBody, NO_STORE, sameSiteLocation } from '../error-responses.js'
@@ -21,7 +21,7 @@ export interface ActionResponses {
   /** A classified failure: a redirect is followed as a success would be. */
   sendFailure(request: FastifyRequest, reply: FastifyReply, failure: Failure): Promise<FastifyReply> | FastifyReply
   respondInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState): Promise<FastifyReply>
-  respondSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed): FastifyReply
+  respondSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: ChangedOnWire): FastifyReply
 }
 
 export function actionResponses(pages: PageHandlers): ActionResponses {
@@ -70,7 +70,7 @@ export function actionResponses(pages: PageHandlers): ActionResponses {
 }
 
 /** JSON for a script, as a fetch would follow a 303 and lose what the action changed. */
-function respondSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: Changed) {
+function respondSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: ChangedOnWire) {
   const location = sameSiteLocation(to)
   reply.header('cache-control', NO_STORE)
   if (wantsJson(request)) return reply.send({ ok: true, redirect: location, ...(changed ? { changed } : {}) } satisfies ActionResponse)

@@ -1,7 +1,7 @@
 /** Runs the action a form names and answers its outcome. */
 import { timeStep } from '../metrics/timing.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ActionInput, ActionOutcome, Changed } from '../../../shared/framework/actions.js'
+import type { ActionInput, ActionOutcome, ChangedOnWire } from '../../../shared/framework/actions.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import { classify, serverError } from '../failures.js'
@@ -88,7 +88,7 @@ export async function respondToForm(
   })
 }
 
-function unknownChanged(view: AppView, changed: Changed): string | undefined {
+function unknownChanged(view: AppView, changed: ChangedOnWire): string | undefined {
   const { routes, layouts } = view.definition.router
   const route = changed.routes?.find((id) => !Object.hasOwn(routes, id))
   if (route !== undefined) return `An action names ${JSON.stringify(route)} as changed, which is no route's id`

@@ -2,7 +2,7 @@ import t from 'tap'
 import { PageModules } from '../../../client/framework/browser/page-modules.js'
 import { PageStore } from '../../../client/framework/browser/page-store.js'
 import { layoutReached, reaches, revalidation } from '../../../client/framework/browser/revalidation.js'
-import type { Changed } from '../../../shared/framework/actions.js'
+import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { LayoutData } from '../../../client/framework/browser/layout-data.js'
 import type { PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
 import { createRouter, layout, type Router } from '../../../shared/framework/route-table.js'
@@ -107,7 +107,7 @@ t.test('invalidate() marks stale what an action reached, but the page on screen;
   }
   const fresh = () => ['/shelf/1', '/shelf/2', '/alone', '/broken'].filter((key) => store.isFresh(key))
   // What the navigation engine does after an action that says it `changed` this.
-  const invalidate = (changed: Changed | undefined, shown: string | undefined) =>
+  const invalidate = (changed: ChangedOnWire | undefined, shown: string | undefined) =>
     store.invalidate(
       (payload) => reaches(changed, payload, router),
       (id) => layoutReached(changed, id),
