@@ -8,6 +8,6 @@ export { useAction, type ActionHandle, type BoundFormProps } from './view/use-ac
 export { Await, type AwaitProps, type PartFailure } from './view/await.js'
 export { LongList, type LongListProps } from './view/long-list.js'
 export { useNavigation } from './view/navigation-context.js'
-export { usePageMatch, useRouteParams, type PageMatch } from './view/page-match.js'
+export { usePageData, usePageMatch, useRouteParams, type PageMatch } from './view/page-match.js'
 export { ActionStateContext } from './view/action-state.js'
 export { browserCookie } from './view/browser-cookie.js'

@@ -125,6 +125,24 @@ t.test('the items layout of the production app', async (t) => {
 t.test('layout boundaries in the fixture application', async (t) => {
   const { origin } = await browserTestApp(t, 'fixture')
 
+  t.test("a layout reads the open page's data as client navigation changes the page", async (t) => {
+    const { page, documentRequests } = await openPage(t)
+    await page.goto(`${origin}/shelf/one`)
+    await waitForHydration(page)
+    const open = page.locator('.shelf-open')
+    t.equal(await open.textContent(), 'Open: Shelf item one', 'hydrated as rendered')
+    await page.getByRole('link', { name: 'Shelf two' }).click()
+    await page.locator('h1', { hasText: 'Shelf item two' }).waitFor()
+    t.equal(await open.textContent(), 'Open: Shelf item two', 'with the page that came, not before it')
+    await page.getByRole('link', { name: 'Shelf special' }).click()
+    await page.locator('h1.special-error', { hasText: 'Special failure 503' }).waitFor()
+    t.equal(await open.textContent(), 'No shelf item open', 'another route of the layout: nothing')
+    await page.goBack()
+    await page.locator('h1', { hasText: 'Shelf item two' }).waitFor()
+    t.equal(await open.textContent(), 'Open: Shelf item two', 'back: the page from the cache, its data read again')
+    t.same(documentRequests, [`${origin}/shelf/one`], 'all client navigations')
+  })
+
   t.test("a dynamic layout's state and data survive navigation inside it", async (t) => {
     const { page, dataRequests } = await openPage(t)
     await page.goto(`${origin}/shelf/one`)

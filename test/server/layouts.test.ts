@@ -37,6 +37,14 @@ t.test('layouts in the fixture application', async (t) => {
     t.match(res.body, `<p class="shelf-loads">Shelf loads: ${shelfLoads.count}</p>`)
   })
 
+  t.test('a layout reads the data of the page inside it, when it is the route it asks for', async (t) => {
+    const open = await app.inject('/shelf/one')
+    t.match(open.body, '<p class="shelf-open">Open: Shelf item one</p>', "the shelf item's data, in the first HTML")
+    const other = await app.inject('/shelf-special')
+    t.equal(other.statusCode, 503)
+    t.match(other.body, '<p class="shelf-open">No shelf item open</p>', 'another page of the layout: nothing')
+  })
+
   t.test('page data leaves out, and does not load, the layouts the browser holds', async (t) => {
     const before = shelfLoads.count
     const whole = await app.inject('/_data/shelf/two')

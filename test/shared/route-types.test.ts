@@ -10,6 +10,7 @@ import { href, layouts, routes, type AppLayouts } from '../../shared/routes.js'
 import { guarded, layout, route, type ActionValueFields } from '../../shared/framework/route-table.js'
 import { actionSuccess, type ActionState } from '../../shared/framework/actions.js'
 import { Form } from '../../client/framework/view/form.js'
+import { usePageData } from '../../client/framework/view/page-match.js'
 import type { UploadedFile } from '../../shared/framework/uploads.js'
 
 // Never called: these lines exist for the type checker only.
@@ -210,6 +211,26 @@ export function misuses() {
   const refused: ActionState<ActionValueFields<typeof signIn, 'signIn'>> = { action: 'signIn', fieldErrors: {}, values: { email: '', next: '' } }
   // @ts-expect-error: a refused sign-in's values have no password
   void refused.values.password
+  // An action names what it changed by the tables' ids (these compile)...
+  void actionSuccess({ changed: { routes: ['items', 'stats'], layouts: ['items'] } })
+  // @ts-expect-error: ...so a misspelt layout is caught here, not reported at run time
+  void actionSuccess({ changed: { layouts: ['itmes'] } })
+  // @ts-expect-error: ...and so is a route id that is not in the table
+  void actionSuccess({ changed: { routes: ['item'] } })
+  defineServerLayout(layouts.items, {
+    loader: () => ({ lists: [] }),
+    actions: {
+      // @ts-expect-error: a handler's answer is checked as well
+      star: () => ({ ok: true, changed: { layouts: ['sidebar'] } }),
+    },
+  })
+  // A layout reads the page on screen typed by its route: /items/7/stats has a tag count...
+  const stats = usePageData(routes.stats)
+  void stats?.tagCount
+  // @ts-expect-error: ...and nothing while another page is on screen, so it may be undefined
+  void stats.tagCount
+  // @ts-expect-error: the item list's data has no tag count
+  void usePageData(routes.items)?.tagCount
   // @ts-expect-error: /items/:id needs its id
   href('items')
   // @ts-expect-error: there is no route "nope"

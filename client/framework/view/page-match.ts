@@ -4,7 +4,7 @@
  */
 import { createContext, useContext } from 'react'
 import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
-import type { AnyRoute, RouteParams } from '../../../shared/framework/route-table.js'
+import type { AnyRoute, DataOf, RouteParams } from '../../../shared/framework/route-table.js'
 import { LayoutsContext } from './screen.js'
 
 export interface PageMatch {
@@ -25,4 +25,17 @@ export function useRouteParams<R extends AnyRoute>(route: R): RouteParams<R> | u
   const { routeId, params } = usePageMatch()
   const routes = useContext(LayoutsContext)?.router.routes
   return routeId !== undefined && routes?.[routeId] === route ? (params as RouteParams<R>) : undefined
+}
+
+/**
+ * The data of the page on screen when it is `route`'s, else undefined (React Router's
+ * `useMatches`, typed by the route): a layout marks what the page shows without every
+ * page feeding it through a context. It follows the page host, so it never shows the data
+ * of a page still loading; a deferred part is a promise, as the page receives it.
+ */
+export function usePageData<R extends AnyRoute>(route: R): DataOf<R> | undefined {
+  const payload = useContext(PageMatchContext)
+  const routes = useContext(LayoutsContext)?.router.routes
+  if (payload?.kind !== 'page' || payload.routeId === undefined) return undefined
+  return routes?.[payload.routeId] === route ? (payload.data as DataOf<R>) : undefined
 }
