@@ -195,6 +195,32 @@ t.test('actions that change page data (fixture guestbook)', async (t) => {
     t.same(errors, [], 'the 500 shows up only as a resource status')
   })
 
+  t.test('a form that asks first: cancelled, nothing is sent; confirmed, it is sent as any other', async (t) => {
+    const { page, documentRequests } = await open(t)
+    const posts: string[] = []
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posts.push(request.postData() ?? '')
+    })
+    const questions: string[] = []
+    let answer = false
+    page.on('dialog', (dialog) => {
+      questions.push(dialog.message())
+      void (answer ? dialog.accept() : dialog.dismiss())
+    })
+    await page.getByLabel('Careful name').fill('Ann Onymous')
+    await page.getByRole('button', { name: 'Add carefully' }).click()
+    await waitUntil(() => questions.length === 1, 'the question is asked')
+    t.same(questions, ['Sign as Ann Onymous?'], 'with the values the form would send')
+    // Cancelled: the form is as it was, and a question answered yes next sends it.
+    t.equal(await page.getByLabel('Careful name').inputValue(), 'Ann Onymous', 'the form keeps what was typed')
+    answer = true
+    await page.getByRole('button', { name: 'Add carefully' }).click()
+    await page.locator('.names li', { hasText: 'Ann Onymous' }).waitFor()
+    t.equal(questions.length, 2)
+    t.same(posts, ['_action=sign&name=Ann+Onymous'], 'one post: the cancelled submission sent nothing')
+    t.same(documentRequests, [`${origin}/guestbook`], 'by script, no page load')
+  })
+
   t.test("an action's redirect is a client-side navigation", async (t) => {
     const { page, documentRequests } = await open(t)
     await page.getByRole('button', { name: 'Go elsewhere' }).click()

@@ -211,6 +211,20 @@ export function misuses() {
   const refused: ActionState<ActionValueFields<typeof signIn, 'signIn'>> = { action: 'signIn', fieldErrors: {}, values: { email: '', next: '' } }
   // @ts-expect-error: a refused sign-in's values have no password
   void refused.values.password
+  Form({
+    route: routes.contact,
+    action: 'send',
+    children: () => null,
+    // The question is asked with the action's own fields (this compiles)...
+    confirm: ({ name, email }) => name !== email,
+  })
+  Form({
+    route: routes.contact,
+    action: 'send',
+    children: () => null,
+    // @ts-expect-error: ...so a field the action does not take is caught
+    confirm: ({ subject }) => subject !== '',
+  })
   // An action names what it changed by the tables' ids (these compile)...
   void actionSuccess({ changed: { routes: ['items', 'stats'], layouts: ['items'] } })
   // @ts-expect-error: ...so a misspelt layout is caught here, not reported at run time

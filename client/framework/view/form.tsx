@@ -73,6 +73,12 @@ export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>> ex
   readonly route: R
   readonly action: A
   readonly children: (form: FormApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>) => ReactNode
+  /**
+   * Asked before the form is sent, with the values it would send (the submit button's
+   * too): false, or a promise of false, cancels it (`window.confirm`, or a dialog of the
+   * page's own). It runs only with JavaScript: without it the form posts as it is.
+   */
+  readonly confirm?: (values: { readonly [F in ActionFields<R, A>]?: string }) => boolean | Promise<boolean>
 }
 
 export function Form<R extends ActionOwnerDef, A extends ActionName<R>>({ route, action, children, ...rest }: FormProps<R, A>) {
@@ -102,6 +108,7 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
   action,
   submissions,
   children,
+  confirm,
   ...rest
 }: FormProps<R, A> & { readonly submissions: Submissions }) {
   const { state, pending, progress, refusals } = useSubmissionsSnapshot(submissions)
@@ -125,11 +132,23 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
     if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
   }, [refusals])
 
+  const confirming = useRef(false)
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault()
     const form = event.currentTarget
     const { body, values } = bodyOf(form, (event.nativeEvent as SubmitEvent).submitter)
-    void submissions.submit(body, values, { engine, navigate, form })
+    const send = () => void submissions.submit(body, values, { engine, navigate, form })
+    if (!confirm) return send()
+    // One question at a time: a second submit while it is open is the same submission.
+    if (confirming.current) return
+    confirming.current = true
+    void Promise.resolve()
+      .then(() => confirm(values))
+      .then(
+        (confirmed) => confirmed && send(),
+        (error: unknown) => reportError(error),
+      )
+      .finally(() => (confirming.current = false))
   }
 
   const errorCount = Object.keys(state?.fieldErrors ?? {}).length
