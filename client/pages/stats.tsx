@@ -1,5 +1,5 @@
 import { href, routes, type PriceSummary, type SlowStatistics } from '../../shared/routes.js'
-import { Await, definePage, Link, type PageProps } from '../framework/index.js'
+import { Await, definePage, Link, SearchForm, type PageProps } from '../framework/index.js'
 
 export default definePage(routes.stats, {
   title: (data) => `${data.title}: price statistics`,
@@ -8,6 +8,9 @@ export default definePage(routes.stats, {
 })
 
 const price = (value: number) => value.toFixed(2)
+
+/** What the tag form offers: `?tags=` takes any count from 1 to 12. */
+const TAG_CHOICES = [1, 3, 5, 12] as const
 
 /** The summary at once; the slow statistics in their own place, a fallback until they arrive. */
 function StatsPage({ data }: PageProps<typeof routes.stats>) {
@@ -23,6 +26,21 @@ function StatsPage({ data }: PageProps<typeof routes.stats>) {
           <Link href={href('stats', { id: String(data.id) }, { tags: 3 })}>The three most common tags</Link>
         )}
       </p>
+      <SearchForm route={routes.stats} className="tag-choice">
+        {(form) => (
+          <p>
+            <label htmlFor={form.field('tags').id}>Tags listed</label>{' '}
+            <select {...form.field('tags')}>
+              {TAG_CHOICES.map((count) => (
+                <option key={count} {...form.option('tags', count)}>
+                  {count === 12 ? 'All' : `The ${count} most common`}
+                </option>
+              ))}
+            </select>{' '}
+            <button type="submit">Show</button>
+          </p>
+        )}
+      </SearchForm>
       <Summary summary={data.summary} />
       <section aria-labelledby="slow-statistics">
         <h2 id="slow-statistics">Slow statistics</h2>

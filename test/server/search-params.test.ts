@@ -42,3 +42,22 @@ t.test('the statistics page reads ?tags=, typed, and refuses what it does not ta
   t.equal(post.statusCode, 400, 'a form posted to that URL is refused the same way')
   t.match(JSON.parse(post.body), { error: { message: 'The query parameter "tags" must be a whole number from 1 to 12.' } })
 })
+
+t.test("the statistics page's tag form works without JavaScript: a plain GET of the page", async (t) => {
+  const { app } = await createTestApp(t, 'production', { config: { demoSlowMs: 0 } })
+
+  const page = await app.inject({ url: '/items/7/stats' })
+  const form = /<form[^>]*role="search"[^>]*>[^]*?<\/form>/.exec(page.body)?.[0] ?? ''
+  const opening = /^<form[^>]*>/.exec(form)?.[0] ?? ''
+  t.match(opening, 'method="get"', 'a GET...')
+  t.match(opening, 'action="/items/7/stats"', '...to the page it is on')
+  t.match(form, /<select name="tags" id="[^"]+">/, 'its field named as the route declares')
+  t.match(form, '<option value="12" selected="">All</option>', 'the default chosen')
+  t.match(form, '<button type="submit">Show</button>')
+
+  // What the browser sends for that form, the five chosen.
+  const five = await app.inject({ url: '/items/7/stats?tags=5' })
+  t.equal(five.statusCode, 200)
+  t.equal(/Tags: ([^<]*)</.exec(five.body)?.[1]?.split(', ').length, 5, 'five tags listed')
+  t.match(five.body, '<option value="5" selected="">The 5 most common</option>', 'the form shows the choice on screen')
+})

@@ -11,6 +11,7 @@ import { guarded, layout, route, type ActionValueFields } from '../../shared/fra
 import { actionSuccess, type ActionState } from '../../shared/framework/actions.js'
 import { Form } from '../../client/framework/view/form.js'
 import { usePageData } from '../../client/framework/view/page-match.js'
+import { SearchForm } from '../../client/framework/view/search-form.js'
 import type { UploadedFile } from '../../shared/framework/uploads.js'
 
 // Never called: these lines exist for the type checker only.
@@ -225,6 +226,21 @@ export function misuses() {
     // @ts-expect-error: ...so a field the action does not take is caught
     confirm: ({ subject }) => subject !== '',
   })
+  SearchForm({
+    route: routes.stats,
+    children: (form) => {
+      // A search form's fields are the route's declared query (these compile)...
+      void form.field('tags')
+      void form.option('tags', 3)
+      // @ts-expect-error: ...so a misspelt name, which would silently drop the filter, is caught
+      void form.field('tag')
+      // @ts-expect-error: ...and a value of the wrong type: `tags` is a whole number
+      void form.option('tags', 'three')
+      return null
+    },
+  })
+  // @ts-expect-error: the about page takes no query: its form has no field
+  SearchForm({ route: routes.about, children: (form) => form.field('q') })
   // An action names what it changed by the tables' ids (these compile)...
   void actionSuccess({ changed: { routes: ['items', 'stats'], layouts: ['items'] } })
   // @ts-expect-error: ...so a misspelt layout is caught here, not reported at run time

@@ -1,0 +1,87 @@
+/**
+ * `<SearchForm route>`: a GET form whose fields are the route's declared search params
+ * (docs/guide/adding-a-page.md, "A search form"). Without JavaScript it is the browser's
+ * own GET to the page it is on; with it, a client navigation to the same URL, the
+ * declared values written as `href()` writes them (a default left out). The names and
+ * the values offered are checked by the type checker against the route's declaration,
+ * so a misspelt field cannot silently drop a filter.
+ */
+import { useId, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
+import { useLocation, useSearch } from 'wouter'
+import {
+  formatSearch,
+  parseSearch,
+  searchDeclOf,
+  type SearchDecl,
+  type SearchOf,
+  type SearchParamDecl,
+} from '../../../shared/framework/search-params.js'
+
+type ValueOf<P> = P extends SearchParamDecl<infer T, any> ? T : never
+
+export interface SearchFieldProps<Name extends string> {
+  readonly name: Name
+  readonly id: string
+  /** The value in the URL on screen, else the declared default: what the page shows. */
+  readonly defaultValue: string
+}
+
+export interface SearchFormApi<D> {
+  /** `<select {...form.field('tags')}>` or `<input {...form.field('q')} />`. */
+  field<K extends keyof D & string>(name: K): SearchFieldProps<K>
+  /** `<option {...form.option('tags', 3)}>`: a value of the parameter's type (a number for `int`, one of `oneOf`'s). */
+  option<K extends keyof D & string>(name: K, value: ValueOf<D[K]>): { readonly value: string }
+}
+
+export interface SearchFormProps<R> extends Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'method' | 'children' | 'onSubmit'> {
+  /** The route on screen: its search params are the fields; the form goes to the page it is on. */
+  readonly route: R
+  readonly children: (form: SearchFormApi<SearchOf<R>>) => ReactNode
+}
+
+export function SearchForm<R extends object>({ route, children, ...rest }: SearchFormProps<R>) {
+  const [path, navigate] = useLocation()
+  const search = useSearch()
+  const id = useId()
+  const decl: SearchDecl = searchDeclOf(route) ?? {}
+  const current = new URLSearchParams(search)
+  const api: SearchFormApi<SearchOf<R>> = {
+    field: (name) => ({ name, id: `${id}-${name}`, defaultValue: current.get(name) ?? String(decl[name]?.default ?? '') }),
+    option: (_name, value) => ({ value: String(value) }),
+  }
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    navigate(path + queryOf(decl, new FormData(event.currentTarget, (event.nativeEvent as SubmitEvent).submitter)))
+  }
+
+  // Keyed by the query, so Back and Forward show the fields of the page they reach.
+  return (
+    <form key={search} method="get" action={path} role="search" onSubmit={submit} {...rest}>
+      {children(api)}
+    </form>
+  )
+}
+
+/**
+ * The query as `href()` writes it: an empty field is left out (the default applies, where
+ * the browser's GET would send `?tags=` and be refused), and so is a default. A value the
+ * route does not take goes as sent, for the page to answer 400 as it does without script.
+ */
+function queryOf(decl: SearchDecl, data: FormData): string {
+  const declared = new URLSearchParams()
+  const others = new URLSearchParams()
+  for (const [name, value] of data) {
+    if (typeof value !== 'string' || value === '') continue
+    ;(Object.hasOwn(decl, name) ? declared : others).append(name, value)
+  }
+  let query: string
+  try {
+    query = formatSearch(decl, parseSearch(decl, declared)).slice(1)
+  } catch {
+    query = declared.toString()
+  }
+  const rest = others.toString()
+  const whole = [query, rest].filter(Boolean).join('&')
+  return whole ? `?${whole}` : ''
+}
