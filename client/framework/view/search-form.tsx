@@ -1,21 +1,14 @@
 /**
  * `<SearchForm route>`: a GET form whose fields are the route's declared search params
  * (docs/guide/adding-a-page.md, "A search form"). Without JavaScript it is the browser's
- * own GET to the page it is on; with it, a client navigation to the same URL, the
- * declared values written as `href()` writes them (a default left out). The names and
+ * own GET to the page it is on; with it, a client navigation to the same URL, a
+ * declared default left out as `href()` leaves it. The names and
  * the values offered are checked by the type checker against the route's declaration,
  * so a misspelt field cannot silently drop a filter.
  */
 import { useId, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation, useSearch } from 'wouter'
-import {
-  formatSearch,
-  parseSearch,
-  searchDeclOf,
-  type SearchDecl,
-  type SearchOf,
-  type SearchParamDecl,
-} from '../../../shared/framework/search-params.js'
+import { searchDeclOf, type SearchDecl, type SearchOf, type SearchParamDecl } from '../../../shared/framework/search-params.js'
 
 type ValueOf<P> = P extends SearchParamDecl<infer T, any> ? T : never
 
@@ -64,24 +57,20 @@ export function SearchForm<R extends object>({ route, children, ...rest }: Searc
 }
 
 /**
- * The query as `href()` writes it: an empty field is left out (the default applies, where
- * the browser's GET would send `?tags=` and be refused), and so is a default. A value the
- * route does not take goes as sent, for the page to answer 400 as it does without script.
+ * The query as `href()` writes it: a declared value equal to its default is left out, and
+ * so is an empty field (the default applies, where the browser's GET would send `?tags=`
+ * and be refused). Nothing is parsed here (the parser stays out of the first-load
+ * script): a value the route does not take goes as sent, for the page to answer 400 as it
+ * does without script.
  */
 function queryOf(decl: SearchDecl, data: FormData): string {
-  const declared = new URLSearchParams()
-  const others = new URLSearchParams()
+  const query = new URLSearchParams()
   for (const [name, value] of data) {
     if (typeof value !== 'string' || value === '') continue
-    ;(Object.hasOwn(decl, name) ? declared : others).append(name, value)
+    const param = Object.hasOwn(decl, name) ? decl[name] : undefined
+    if (param?.default !== undefined && String(param.default) === value) continue
+    query.append(name, value)
   }
-  let query: string
-  try {
-    query = formatSearch(decl, parseSearch(decl, declared)).slice(1)
-  } catch {
-    query = declared.toString()
-  }
-  const rest = others.toString()
-  const whole = [query, rest].filter(Boolean).join('&')
-  return whole ? `?${whole}` : ''
+  const text = query.toString()
+  return text ? `?${text}` : ''
 }
