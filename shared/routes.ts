@@ -3,7 +3,8 @@
  * of each route lives in server/pages/<id>.ts, the client side in client/pages/<id>.tsx,
  * and both are checked against the types declared here.
  */
-import { createRouter, guarded, layout, MiB, route, searchParam } from './framework/index.js'
+import { createRouter, field, guarded, layout, MiB, route, searchParam } from './framework/index.js'
+import { THEMES } from './theme.js'
 
 export interface HomeData {
   readonly screens: ReadonlyArray<{ readonly href: string; readonly label: string }>
@@ -57,8 +58,11 @@ export interface ContactData {
   readonly thanks: string | null
 }
 
-/** Limits of the contact form, shared so the browser can hint what the server enforces. */
+/** Limits of the contact form: the server enforces them, the inputs carry them as `maxlength`. */
 export const CONTACT_LIMITS = { name: 80, email: 254, message: 2000 } as const
+
+/** How many item lists the sidebar offers (ids 1 to this). */
+export const LIST_COUNT = 10
 
 export interface ItemsLayoutData {
   /** The item lists the sidebar offers, and which of them this visitor starred (kept in the session). */
@@ -93,7 +97,13 @@ export interface ActivityData {
 }
 
 /** Around every page: the site's header and footer, and the theme choice (its `theme` action). */
-const rootLayout = layout()({ id: 'root', mode: 'static', actions: { theme: ['theme'] } })
+const rootLayout = layout()({
+  id: 'root',
+  mode: 'static',
+  actions: {
+    theme: { theme: field.oneOf(THEMES, { messages: { missing: 'Choose light, dark or system.', invalid: 'Choose light, dark or system.' } }) },
+  },
+})
 
 export const layouts = {
   root: rootLayout,
@@ -101,7 +111,23 @@ export const layouts = {
    * Around the item pages: a sidebar of item lists with a filter box, the starred ones
    * marked (per visitor: dynamic), and `star` (the list `id`, `starred` yes or no).
    */
-  items: layout<ItemsLayoutData>()({ id: 'items', mode: 'dynamic', parent: rootLayout, actions: { star: ['id', 'starred'] } }),
+  items: layout<ItemsLayoutData>()({
+    id: 'items',
+    mode: 'dynamic',
+    parent: rootLayout,
+    actions: {
+      star: {
+        id: field.int({
+          min: 1,
+          max: LIST_COUNT,
+          messages: { missing: 'There is no such list to star.', invalid: 'There is no such list to star.' },
+        }),
+        starred: field.oneOf(['yes', 'no'], {
+          messages: { missing: 'Say whether to star the list: yes or no.', invalid: 'Say whether to star the list: yes or no.' },
+        }),
+      },
+    },
+  }),
   /** Around the signed-in pages: guarded (signed out: to /login), the account's email and the sign-out form. */
   account: layout<AccountLayoutData>()({
     id: 'account',
@@ -139,13 +165,35 @@ export const routes = {
   contact: route<ContactData>()({
     pattern: '/contact',
     mode: 'dynamic',
-    actions: { send: ['name', 'email', 'message'] },
+    actions: {
+      send: {
+        name: field.text({
+          maxLength: CONTACT_LIMITS.name,
+          messages: { missing: 'Please enter your name.', invalid: `Your name can be at most ${CONTACT_LIMITS.name} characters.` },
+        }),
+        email: field.email({
+          maxLength: CONTACT_LIMITS.email,
+          messages: { missing: 'Please enter your email address.', invalid: 'Please enter a valid email address.' },
+        }),
+        message: field.text({
+          maxLength: CONTACT_LIMITS.message,
+          messages: { missing: 'Please enter a message.', invalid: `Your message can be at most ${CONTACT_LIMITS.message} characters.` },
+        }),
+      },
+    },
     files: { send: { attachment: CONTACT_ATTACHMENT } },
   }),
   login: route<LoginData>()({
     pattern: '/login',
     mode: 'dynamic',
-    actions: { signIn: ['email', 'password', 'next'] },
+    actions: {
+      signIn: {
+        email: field.text({ maxLength: CONTACT_LIMITS.email, messages: { missing: 'Enter your email.' } }),
+        // As typed: a password's spaces are part of it.
+        password: field.text({ trim: false, maxLength: 1024, messages: { missing: 'Enter your password.' } }),
+        next: field.text({ optional: true }),
+      },
+    },
     // Never sent back with a refused sign-in: not in the page, not in its data, not in value=.
     secrets: { signIn: ['password'] },
   }),

@@ -1,4 +1,4 @@
-import { CONTACT_ATTACHMENT, CONTACT_LIMITS, routes } from '../../shared/routes.js'
+import { CONTACT_ATTACHMENT, routes } from '../../shared/routes.js'
 import { describeBytes, describeTypes } from '../../shared/framework/index.js'
 import { definePage, Form, type PageProps } from '../framework/index.js'
 
@@ -8,6 +8,7 @@ export default definePage(routes.contact, {
   Component: ContactPage,
 })
 
+/** Each input's `required`, `maxlength` and `type` come from the route table's schema through `form.field()`. */
 function ContactPage({ data }: PageProps<typeof routes.contact>) {
   return (
     <article>
@@ -25,17 +26,17 @@ function ContactPage({ data }: PageProps<typeof routes.contact>) {
           <>
             <p>
               <label htmlFor={form.field('name').id}>Name</label>
-              <input {...form.field('name')} autoComplete="name" maxLength={CONTACT_LIMITS.name} required />
+              <input {...form.field('name')} autoComplete="name" />
               {form.error('name')}
             </p>
             <p>
               <label htmlFor={form.field('email').id}>Email</label>
-              <input {...form.field('email')} type="email" autoComplete="email" maxLength={CONTACT_LIMITS.email} required />
+              <input {...form.field('email')} autoComplete="email" />
               {form.error('email')}
             </p>
             <p>
               <label htmlFor={form.field('message').id}>Message</label>
-              <textarea {...form.field('message')} rows={6} maxLength={CONTACT_LIMITS.message} required />
+              <textarea {...form.field('message')} rows={6} />
               {form.error('message')}
             </p>
             <p>

@@ -18,12 +18,12 @@ function LoginPage({ data }: PageProps<typeof routes.login>) {
             <input {...form.hidden('next', data.next)} />
             <p>
               <label htmlFor={form.field('email').id}>Email</label>
-              <input {...form.field('email')} type="email" autoComplete="username" required />
+              <input {...form.field('email')} type="email" autoComplete="username" />
               {form.error('email')}
             </p>
             <p>
               <label htmlFor={form.field('password').id}>Password</label>
-              <input {...form.field('password')} type="password" autoComplete="current-password" required />
+              <input {...form.field('password')} type="password" autoComplete="current-password" />
               {form.error('password')}
             </p>
             <button type="submit" aria-disabled={form.pending || undefined}>

@@ -8,6 +8,7 @@ import type { SearchValues } from '../../shared/framework/search-params.js'
 import type { ActionInput, ActionOutcome } from '../../shared/framework/actions.js'
 import type {
   ActionFields,
+  ActionFieldValues,
   ActionFileFields,
   ActionName,
   AnyLayout,
@@ -88,22 +89,23 @@ export type LayoutActionContext<Guarded = never> = PerRequestContext &
  * `actionInvalid(fieldErrors)`. Anything it throws is a 500 with a digest. Its files
  * are removed once it is over, whatever the outcome.
  */
-export type ActionHandler<R extends AnyRoute, Fields extends string, FileFields extends string = never> = (
-  input: ActionInput<Fields, FileFields>,
+export type ActionHandler<R extends AnyRoute, Input, FileFields extends string = never, Fields extends string = keyof Input & string> = (
+  input: Input & ActionInput<never, FileFields>,
   context: ActionContext<R>,
 ) => ActionOutcome<Fields | FileFields> | Promise<ActionOutcome<Fields | FileFields>>
 
+/** Each action's input: its fields as their schemas parse them (a refused value never reaches it), and its files. */
 export type ActionHandlers<R extends AnyRoute> = {
-  readonly [A in ActionName<R>]: ActionHandler<R, ActionFields<R, A>, ActionFileFields<R, A>>
+  readonly [A in ActionName<R>]: ActionHandler<R, ActionFieldValues<R, A>, ActionFileFields<R, A>, ActionFields<R, A>>
 }
 
-export type LayoutActionHandler<Fields extends string, Guarded = never> = (
-  input: ActionInput<Fields>,
+export type LayoutActionHandler<Input, Guarded = never, Fields extends string = keyof Input & string> = (
+  input: Input,
   context: LayoutActionContext<Guarded>,
 ) => ActionOutcome<Fields> | Promise<ActionOutcome<Fields>>
 
 export type LayoutActionHandlers<L extends AnyLayout> = {
-  readonly [A in ActionName<L>]: LayoutActionHandler<ActionFields<L, A>, GuardValueOf<L>>
+  readonly [A in ActionName<L>]: LayoutActionHandler<ActionFieldValues<L, A>, GuardValueOf<L>, ActionFields<L, A>>
 }
 
 /** The value of a layout's or route's own guard (`never` when it declares none). */

@@ -1,6 +1,6 @@
-import { actionInvalid, actionSuccess } from '../../shared/framework/index.js'
+import { actionSuccess } from '../../shared/framework/index.js'
 import { layouts } from '../../shared/routes.js'
-import { documentTheme, isTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from '../../shared/theme.js'
+import { documentTheme, THEME_COOKIE, THEME_COOKIE_MAX_AGE_S } from '../../shared/theme.js'
 import { SIGNED_IN_ATTRIBUTE, SIGNED_IN_COOKIE, saysSignedIn } from '../../shared/signed-in.js'
 import { defineServerLayout } from '../framework/index.js'
 
@@ -19,9 +19,8 @@ export default defineServerLayout(layouts.root, {
     return { ...(theme ? { 'data-theme': theme } : {}), ...(signedIn ? { [SIGNED_IN_ATTRIBUTE]: '' } : {}) }
   },
   actions: {
+    // A value the buttons never send was refused by the table's schema: no button shows it, so the form says it.
     theme: ({ theme }, { response }) => {
-      // Only a value the buttons never send is refused: one message for the form.
-      if (!isTheme(theme)) return actionInvalid({}, 'Choose light, dark or system.')
       // Readable by scripts: the theme choice shows what it holds (a preference, no
       // secret). "system" is stored too, not deleted: it replaces a cookie stored before
       // the cookie was readable, which the choice in the browser cannot see.

@@ -18,7 +18,6 @@ export default defineServerPage(routes.login, {
   },
   actions: {
     signIn: async ({ email, password, next }, { request, session, response }) => {
-      if (!email.trim() || !password) return actionInvalid({}, 'Enter your email and your password.')
       const account = await checkCredentials(request, email, password)
       if (!account) {
         request.log.info({ event: 'account.sign-in-refused' }, 'sign-in refused')
@@ -30,7 +29,7 @@ export default defineServerPage(routes.login, {
       // As long as the session can last at most; the guard deletes it sooner when it finds no session.
       response.setCookie(SIGNED_IN_COOKIE, '1', { httpOnly: false, maxAge: request.server.config.sessions.absoluteTimeoutS })
       request.log.info({ event: 'account.signed-in' }, 'signed in')
-      return actionSuccess(returnPath(next, href('account')))
+      return actionSuccess(returnPath(next ?? null, href('account')))
     },
   },
 })

@@ -2,9 +2,14 @@
 export { createRouter, guarded, layout, route } from './route-table.js'
 export { returnPath, RETURN_PARAM } from './return-path.js'
 export * as searchParam from './search-param.js'
+export * as field from './form-field.js'
+export type { FieldDecl, FieldMessages } from './form-field.js'
+export type { ActionFieldsDecl, FieldsDecl, InputOf } from './action-fields.js'
+export type { StandardSchemaV1 } from './standard-schema.js'
 export type { SearchDecl, SearchInput, SearchParamDecl, SearchValues } from './search-params.js'
 export type {
   ActionFields,
+  ActionFieldValues,
   ActionFileFields,
   ActionName,
   AnyLayout,

@@ -3,6 +3,7 @@
  * (server/framework/app.ts), not in the router: the browser's bundle does not need the messages.
  * A misspelled secret field would be sent back, so each must be one of its action's fields.
  */
+import { fieldNamesOf } from './action-fields.js'
 import type { ActionsDecl, AnyLayout, AnyRoute, LayoutTable, Router, SecretsDecl } from './route-table.js'
 import { sharedCacheProblem } from './shared-cache.js'
 
@@ -29,8 +30,10 @@ function checkSharedCache(id: string, route: AnyRoute): void {
 function checkSecrets(owner: string, { actions = {}, secrets = {} }: { readonly actions?: ActionsDecl; readonly secrets?: SecretsDecl }): void {
   for (const [action, fields] of Object.entries(secrets)) {
     if (!Object.hasOwn(actions, action)) throw new Error(`${owner} declares secret fields for "${action}", which is not one of its actions`)
+    // A whole-form schema's fields are its own to know.
+    const names = fieldNamesOf(actions[action]!)
     for (const field of fields) {
-      if (!actions[action]!.includes(field)) throw new Error(`${owner}: secret field "${field}" is not one of action "${action}"'s fields`)
+      if (names && !names.includes(field)) throw new Error(`${owner}: secret field "${field}" is not one of action "${action}"'s fields`)
     }
   }
 }

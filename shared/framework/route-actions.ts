@@ -1,10 +1,12 @@
 /** Which actions a page takes (docs/architecture.md, "Server actions"). Only the server asks, so this stays out of the browser's bundle. */
 import type { ActionsDecl, Router, SecretsDecl } from './route-table.js'
+import type { ActionFieldsDecl } from './action-fields.js'
 
 export interface ActionOwner {
   readonly kind: 'route' | 'layout'
   readonly id: string
-  readonly fields: readonly string[]
+  /** As the route table declares them: names, schemas, or one schema for the form. */
+  readonly fields: ActionFieldsDecl
   /** Their values are never sent back. */
   readonly secrets: readonly string[]
 }

@@ -8,6 +8,7 @@ import type { FileFieldsDecl, FilesDecl } from './uploads.js'
 import type { GuardDecl, OwnGuard, ScopeOf } from './guard-declaration.js'
 import type { SecretsDecl, SecretsFor } from './secret-fields.js'
 import { compile, decodeParam } from './route-pattern.js'
+import type { ActionFieldsDecl, FieldNamesOf, InputOf } from './action-fields.js'
 import type { WithoutDeferred } from './deferred.js'
 import type { PrefetchMode } from './prefetch-mode.js'
 import type { SharedCacheDecl } from './shared-cache.js'
@@ -30,8 +31,12 @@ export type ParamNames<Pattern extends string> = Pattern extends `${string}:${in
 
 export type ParamsOf<Pattern extends string> = { [K in ParamNames<Pattern>]: string }
 
-/** `{ send: ['name', 'email'] }`: each action with the fields its form posts. */
-export type ActionsDecl = { readonly [action: string]: readonly string[] }
+/**
+ * Each action with the fields its form posts: `{ star: { id: field.int(), starred: field.checkbox() } }`
+ * (parsed and typed for the action), a Standard Schema for the whole form, or names alone
+ * (`{ send: ['name', 'email'] }`, strings as sent).
+ */
+export type ActionsDecl = { readonly [action: string]: ActionFieldsDecl }
 
 /** A static layout's data is cached and shared; a dynamic one's is per request. `layout()` without `Data` needs no loader. */
 export interface LayoutDef<
@@ -128,7 +133,9 @@ export type DataOf<R> = R extends RouteDef<string, infer D, any, any, any, any> 
 export type PatternOf<R> = R extends RouteDef<infer P, any, any, any, any, any> ? P : never
 export type ActionsOf<R> = R extends { readonly actions?: infer A extends ActionsDecl } ? A : {}
 export type ActionName<R> = keyof ActionsOf<R> & string
-export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly [K in A]: readonly (infer F)[] } ? F & string : never
+export type ActionFields<R, A extends string> = ActionsOf<R> extends { readonly [K in A]: infer D } ? FieldNamesOf<D> : never
+/** What the action receives for its fields: typed by their schemas, strings for names alone. */
+export type ActionFieldValues<R, A extends string> = ActionsOf<R> extends { readonly [K in A]: infer D } ? InputOf<D> : never
 export type FilesOf<R> = R extends { readonly files?: infer F extends FilesDecl } ? F : {}
 export type ActionFileFields<R, A extends string> = FilesOf<R> extends { readonly [K in A]: infer F } ? keyof F & string : never
 export type RouteParams<R> = ParamsOf<PatternOf<R>>

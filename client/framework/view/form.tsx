@@ -17,23 +17,28 @@ import type {
   SecretsDecl,
 } from '../../../shared/framework/route-table.js'
 import type { FileFieldsDecl, FilesDecl } from '../../../shared/framework/uploads.js'
+import { isStandardSchema, type ActionFieldsDecl } from '../../../shared/framework/action-fields.js'
+import { constraintsOf, type FieldConstraints, type FieldDecl } from '../../../shared/framework/form-field.js'
 import { ActionStateContext } from './action-state.js'
 import { NavigationContext } from './navigation-context.js'
 import { bodyOf, createSubmissions, type Submissions, type SubmissionsSnapshot } from './submissions.js'
 
-export interface FieldProps<Field extends string> {
+/** With the browser's constraint attributes its declaration gives (`required`, `maxLength`, `type`...): hints, the server decides. */
+export interface FieldProps<Field extends string> extends FieldConstraints {
   readonly name: Field
   readonly id: string
   readonly defaultValue?: string
+  /** A checkbox's, after a refusal. */
+  readonly defaultChecked?: boolean
   readonly 'aria-invalid'?: true
   readonly 'aria-describedby'?: string
 }
 
 /** A secret field's value never comes back with a refused form, so it has no `defaultValue`. */
-export type SecretFieldProps<Field extends string> = Omit<FieldProps<Field>, 'defaultValue'>
+export type SecretFieldProps<Field extends string> = Omit<FieldProps<Field>, 'defaultValue' | 'defaultChecked'>
 
 /** A file input keeps no value across a refusal, so it has no `defaultValue`. */
-export interface FileInputProps<Field extends string> extends Omit<FieldProps<Field>, 'defaultValue'> {
+export interface FileInputProps<Field extends string> extends Omit<FieldProps<Field>, 'defaultValue' | 'defaultChecked' | 'type'> {
   readonly type: 'file'
   readonly accept: string
 }
@@ -118,9 +123,10 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
   const fileFields: FileFieldsDecl | undefined = route.files?.[action]
   const secrets: readonly string[] = route.secrets?.[action] ?? []
   const id = useId()
-  const api = formApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>(
+  const { api, unshownErrors } = formApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>(
     id,
     state,
+    route.actions?.[action],
     fileFields,
     secrets,
     pending !== undefined,
@@ -152,6 +158,9 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
   }
 
   const errorCount = Object.keys(state?.fieldErrors ?? {}).length
+  // Rendered first: what it shows decides which errors the form must say itself.
+  const fields = children(api)
+  const formErrors = [api.formError, ...unshownErrors()].filter((message) => message !== undefined)
   return (
     <form method="post" encType={fileFields ? 'multipart/form-data' : undefined} onSubmit={submit} noValidate ref={formRef} {...rest}>
       <input type="hidden" name={ACTION_FIELD} value={action} />
@@ -162,46 +171,68 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
           {errorCount === 1 ? 'One field needs fixing.' : `${errorCount} fields need fixing.`}
         </p>
       )}
-      {api.formError && (
+      {formErrors.length > 0 && (
         <p className="form-error" role="alert">
-          {api.formError}
+          {formErrors.join(' ')}
         </p>
       )}
-      {children(api)}
+      {fields}
     </form>
   )
 }
 
+/**
+ * `unshownErrors()`, asked once the form's children are rendered: the field errors no
+ * `form.error(name)` showed (a hidden input's, a button's), said as the form's error so
+ * that no refusal is silent.
+ */
 function formApi<Field extends string, FileField extends string, SecretField extends string>(
   id: string,
   state: ActionState | undefined,
+  declared: ActionFieldsDecl | undefined,
   fileFields: FileFieldsDecl | undefined,
   secrets: readonly string[],
   pending: boolean,
   progress: number | undefined,
-): FormApi<Field, FileField, SecretField> {
+): { api: FormApi<Field, FileField, SecretField>; unshownErrors: () => string[] } {
   const errors = state?.fieldErrors ?? {}
+  const shown = new Set<string>()
+  // Only the foundation's builders are data the browser can read; a Standard Schema gives no hints.
+  const declOf = (name: string): FieldDecl<unknown> | undefined => {
+    if (!declared || Array.isArray(declared) || isStandardSchema(declared)) return undefined
+    const decl = Object.hasOwn(declared, name) ? (declared as Readonly<Record<string, unknown>>)[name] : undefined
+    return decl && !isStandardSchema(decl) ? (decl as FieldDecl<unknown>) : undefined
+  }
   const errorId = (name: string) => `${id}-${name}-error`
   const errorWiring = (name: string) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': errorId(name) } : {})
   // Should a state ever hold a secret field's value, it is not shown either.
   const value = (name: string) => (secrets.includes(name) ? undefined : state?.values[name])
-  return {
+  const api: FormApi<Field, FileField, SecretField> = {
     field: <F extends Field>(name: F) => {
       const previous = value(name)
-      const props: FieldProps<F> = { name, id: `${id}-${name}`, ...(previous !== undefined ? { defaultValue: previous } : {}), ...errorWiring(name) }
+      const decl = declOf(name)
+      const kept = previous === undefined ? {} : decl?.kind === 'checkbox' ? { defaultChecked: previous !== '' } : { defaultValue: previous }
+      const props: FieldProps<F> = { name, id: `${id}-${name}`, ...(decl ? constraintsOf(decl) : {}), ...kept, ...errorWiring(name) }
       return props as F extends SecretField ? SecretFieldProps<F> : FieldProps<F>
     },
     value,
     hidden: (name, given) => ({ type: 'hidden', name, value: given }),
     file: (name) => ({ name, id: `${id}-${name}`, type: 'file', accept: (fileFields?.[name]?.types ?? []).join(','), ...errorWiring(name) }),
-    error: (name) =>
-      errors[name] ? (
+    error: (name) => {
+      shown.add(name)
+      return errors[name] ? (
         <span className="field-error" id={errorId(name)}>
           {errors[name]}
         </span>
-      ) : null,
+      ) : null
+    },
     formError: state?.formError,
     pending,
     progress,
   }
+  const unshownErrors = () =>
+    Object.entries(errors)
+      .filter(([name]) => !shown.has(name))
+      .map(([, message]) => message)
+  return { api, unshownErrors }
 }

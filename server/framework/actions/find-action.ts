@@ -1,21 +1,22 @@
 /** The action a form names, on the page's route or a layout around it. */
 import { ACTION_FIELD } from '../../../shared/framework/actions.js'
+import type { ActionFieldsDecl } from '../../../shared/framework/action-fields.js'
 import { actionOwner, type ActionOwner } from '../../../shared/framework/route-actions.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import type { FileFieldsDecl } from '../../../shared/framework/uploads.js'
 import { errors, type ClientError } from '../error-registry.js'
 import type { ActionHandler, AnyAppDefinition } from '../page-definition.js'
 
-type Handlers = Readonly<Record<string, ActionHandler<any, string, string>>>
+type Handlers = Readonly<Record<string, ActionHandler<any, any, string>>>
 
 export interface FoundAction {
   readonly name: string
   readonly owner: ActionOwner
-  readonly fields: readonly string[]
+  readonly fields: ActionFieldsDecl
   /** Those of its fields whose values never go back with a refused form. */
   readonly secrets: readonly string[]
   readonly files: FileFieldsDecl | undefined
-  readonly handler: ActionHandler<any, string, string>
+  readonly handler: ActionHandler<any, any, string>
 }
 
 /** Own properties only, so `toString` is not an action. */

@@ -1,7 +1,8 @@
 /** Runs the action a form names and answers its outcome. */
 import { timeStep } from '../metrics/timing.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { ActionInput, ActionOutcome, ChangedOnWire } from '../../../shared/framework/actions.js'
+import type { ActionOutcome, ChangedOnWire } from '../../../shared/framework/actions.js'
+import { readActionInput, type ReadInput } from '../../../shared/framework/action-input.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { RouteMatch } from '../../../shared/framework/route-table.js'
 import { classify, serverError } from '../failures.js'
@@ -33,13 +34,23 @@ export async function respondToForm(
 ) {
   const { view, location, match, guard } = page
   const { name } = found
-  const input = Object.fromEntries(found.fields.map((field) => [field, form.fields.get(field) ?? '']))
+  let read: ReadInput
+  try {
+    read = await readActionInput(found.fields, form.fields)
+  } catch (error) {
+    // A schema of the product's that throws is its fault, as the action's would be.
+    await release()
+    return respondToThrown(responses, request, reply, error, thrownAt(match, found))
+  }
   const files = Object.fromEntries(Object.keys(found.files ?? {}).map((field) => [field, form.files.get(field) ?? null]))
   // What a refused form gets back: every field but the secret ones, whose values go to the action alone.
-  const values = valuesToKeep(input, found.secrets)
-  if (Object.keys(form.refusedFiles).length > 0) {
+  const values = valuesToKeep(read.values, found.secrets)
+  // A refused value and a refused file are said together: the action never sees either.
+  if (!read.ok || Object.keys(form.refusedFiles).length > 0) {
     await release()
-    return responses.respondInvalid(request, reply, view, location, { action: name, fieldErrors: form.refusedFiles, values })
+    const fieldErrors = { ...(read.ok ? {} : read.fieldErrors), ...form.refusedFiles }
+    const formError = read.ok ? undefined : read.formError
+    return responses.respondInvalid(request, reply, view, location, { action: name, fieldErrors, ...(formError ? { formError } : {}), values })
   }
   // What the action does to the answer (cookies, headers) goes out whatever its outcome.
   const response = await openResponse(request)
@@ -48,7 +59,7 @@ export async function respondToForm(
     const searchParams = new URLSearchParams(location.search)
     const handling = found.handler(
       // Typed per action by the route table; here, any action's.
-      { ...input, ...files } as ActionInput<string, string>,
+      { ...read.input, ...files },
       {
         params: match?.params ?? {},
         search: match ? searchOf(match, searchParams) : {},
@@ -64,12 +75,7 @@ export async function respondToForm(
   } catch (error) {
     await release()
     await response.applyTo(reply)
-    return respondToThrown(responses, request, reply, error, {
-      what: 'action failed',
-      ...(match ? { routeId: match.id } : {}),
-      ...(found.owner.kind === 'layout' ? { layoutId: found.owner.id } : {}),
-      action: name,
-    })
+    return respondToThrown(responses, request, reply, error, thrownAt(match, found))
   }
   await release()
 
@@ -86,6 +92,15 @@ export async function respondToForm(
     ...(outcome.formError ? { formError: outcome.formError } : {}),
     values,
   })
+}
+
+function thrownAt(match: RouteMatch | null, found: FoundAction): ThrownAt {
+  return {
+    what: 'action failed',
+    ...(match ? { routeId: match.id } : {}),
+    ...(found.owner.kind === 'layout' ? { layoutId: found.owner.id } : {}),
+    action: found.name,
+  }
 }
 
 function unknownChanged(view: AppView, changed: ChangedOnWire): string | undefined {
