@@ -157,10 +157,11 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
       .finally(() => (confirming.current = false))
   }
 
-  const errorCount = Object.keys(state?.fieldErrors ?? {}).length
   // Rendered first: what it shows decides which errors the form must say itself.
   const fields = children(api)
-  const formErrors = [api.formError, ...unshownErrors()].filter((message) => message !== undefined)
+  const unshown = unshownErrors()
+  const errorCount = Object.keys(state?.fieldErrors ?? {}).length - unshown.length
+  const formErrors = [api.formError, ...unshown].filter((message) => message !== undefined)
   return (
     <form method="post" encType={fileFields ? 'multipart/form-data' : undefined} onSubmit={submit} noValidate ref={formRef} {...rest}>
       <input type="hidden" name={ACTION_FIELD} value={action} />
