@@ -101,7 +101,7 @@ const rootLayout = layout()({
   id: 'root',
   mode: 'static',
   actions: {
-    theme: { theme: field.oneOf(THEMES, { messages: { missing: 'Choose light, dark or system.', invalid: 'Choose light, dark or system.' } }) },
+    theme: { theme: field.oneOf(THEMES, { messages: { invalid: 'Choose light, dark or system.' } }) },
   },
 })
 
@@ -117,14 +117,8 @@ export const layouts = {
     parent: rootLayout,
     actions: {
       star: {
-        id: field.int({
-          min: 1,
-          max: LIST_COUNT,
-          messages: { missing: 'There is no such list to star.', invalid: 'There is no such list to star.' },
-        }),
-        starred: field.oneOf(['yes', 'no'], {
-          messages: { missing: 'Say whether to star the list: yes or no.', invalid: 'Say whether to star the list: yes or no.' },
-        }),
+        id: field.int({ min: 1, max: LIST_COUNT, messages: { invalid: 'There is no such list to star.' } }),
+        starred: field.oneOf(['yes', 'no']),
       },
     },
   }),
@@ -188,9 +182,9 @@ export const routes = {
     mode: 'dynamic',
     actions: {
       signIn: {
-        email: field.text({ maxLength: CONTACT_LIMITS.email, messages: { missing: 'Enter your email.' } }),
+        email: field.text({ maxLength: CONTACT_LIMITS.email }),
         // As typed: a password's spaces are part of it.
-        password: field.text({ trim: false, maxLength: 1024, messages: { missing: 'Enter your password.' } }),
+        password: field.text({ trim: false, maxLength: 1024 }),
         next: field.text({ optional: true }),
       },
     },

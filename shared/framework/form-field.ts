@@ -85,23 +85,14 @@ export interface FieldConstraints {
 
 export const EMAIL_MAX_LENGTH = 254
 
+const TYPES: Partial<Record<FieldKind, FieldConstraints['type']>> = { email: 'email', int: 'number', date: 'date', checkbox: 'checkbox' }
+
 /** What `form.field()` adds to an input: hints for the browser, never the check (the server's). */
 export function constraintsOf(decl: FieldDecl<unknown>): FieldConstraints {
-  const required = decl.optional || decl.kind === 'checkbox' ? {} : { required: true as const }
-  const { minLength, maxLength, pattern, min, max } = decl
-  const defined = <T extends object>(values: T) => Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as T
-  switch (decl.kind) {
-    case 'text':
-      return { ...required, ...defined({ minLength, maxLength, pattern }) }
-    case 'email':
-      return { type: 'email', ...required, maxLength: maxLength ?? EMAIL_MAX_LENGTH }
-    case 'int':
-      return { type: 'number', ...required, ...defined({ min, max }) }
-    case 'date':
-      return { type: 'date', ...required, ...defined({ min, max }) }
-    case 'checkbox':
-      return { type: 'checkbox' }
-    case 'oneOf':
-      return required
-  }
+  const { kind, minLength, maxLength = kind === 'email' ? EMAIL_MAX_LENGTH : undefined, pattern, min, max } = decl
+  // A checkbox is never required: unticked is an answer.
+  const required = decl.optional || kind === 'checkbox' ? undefined : true
+  const all = { type: TYPES[kind], required, minLength, maxLength, pattern, min, max }
+  // Left out rather than undefined: a page's own prop written before the spread stays.
+  return Object.fromEntries(Object.entries(all).filter(([, value]) => value !== undefined))
 }

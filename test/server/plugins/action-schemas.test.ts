@@ -163,14 +163,16 @@ t.test("the demo's actions declare their fields with the builders", async (t) =>
   })
 
   t.test('a star for a list that does not exist, or a wrong answer, is refused by the schema in its words', async (t) => {
-    for (const body of ['_action=star&id=11&starred=yes', '_action=star&id=abc&starred=yes', '_action=star&starred=yes']) {
+    for (const body of ['_action=star&id=11&starred=yes', '_action=star&id=abc&starred=yes', '_action=star&id=-1&starred=yes']) {
       const res = await app.inject(post('/items/3', body, JSON_ACCEPT))
       t.equal(res.statusCode, 422, body)
       t.same(res.json().fieldErrors, { id: 'There is no such list to star.' }, body)
     }
     const maybe = await app.inject(post('/items/3', '_action=star&id=3&starred=maybe'))
     t.equal(maybe.statusCode, 422)
-    t.match(maybe.body, '<p class="form-error" role="alert">Say whether to star the list: yes or no.</p>', 'a hidden field: said by the form')
+    t.match(maybe.body, '<p class="form-error" role="alert">Choose one of: yes, no.</p>', 'a hidden field: said by the form')
+    const missing = await app.inject(post('/items/3', '_action=star&starred=yes', JSON_ACCEPT))
+    t.same(missing.json().fieldErrors, { id: 'Fill in this field.' }, 'missing: the default words')
     const ok = await app.inject(post('/items/3', '_action=star&id=3&starred=yes'))
     t.equal(ok.statusCode, 303)
   })
@@ -179,6 +181,6 @@ t.test("the demo's actions declare their fields with the builders", async (t) =>
     const res = await app.inject(post('/login', '_action=signIn&email=demo%40example.com&password=&next=%2Faccount'))
     t.equal(res.statusCode, 422)
     t.equal(attributes(control(res.body, 'email').tag).value, 'demo@example.com')
-    t.match(res.body, 'Enter your password.')
+    t.match(control(res.body, 'password').after, 'Fill in this field.')
   })
 })
