@@ -12,10 +12,29 @@ import { actionSuccess, type ActionState } from '../../shared/framework/actions.
 import { Form } from '../../client/framework/view/form.js'
 import { usePageData } from '../../client/framework/view/page-match.js'
 import { SearchForm } from '../../client/framework/view/search-form.js'
+import { fixtureRoutes } from '../fixtures/app/routes.js'
 import type { UploadedFile } from '../../shared/framework/uploads.js'
 
 // Never called: these lines exist for the type checker only.
 export function misuses() {
+  // An action's input is typed by its fields' schemas: builders and a valibot schema alike.
+  defineServerPage(fixtureRoutes.booking, {
+    loader: () => ({ text: 'Booking' }),
+    actions: {
+      book: ({ day, guests, room, breakfast, code, note }) => {
+        const typed: [Date, number, 'single' | 'double', boolean, string, string | undefined] = [day, guests, room, breakfast, code, note]
+        // @ts-expect-error: an optional field may be undefined
+        const text: string = note
+        // @ts-expect-error: guests is a number, as its schema parses it
+        guests.trim()
+        return typed && text ? actionSuccess() : actionSuccess()
+      },
+      register: ({ name, age }) => {
+        const typed: [string, number] = [name, age]
+        return typed ? actionSuccess() : actionSuccess()
+      },
+    },
+  })
   defineServerPage(routes.items, {
     // @ts-expect-error: a loader must return the route's data type (title is a string)
     loader: () => ({ id: 1, title: 2, rows: [] }),
