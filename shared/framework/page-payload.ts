@@ -27,7 +27,7 @@ interface InLayouts {
 interface FailureInLayouts extends InLayouts {
   /** Absent when no route matched. */
   readonly routeId?: string
-  /** The screen goes inside its parent. Absent when the page's loader failed. */
+  /** The error page goes inside its parent. Absent when the page's loader failed. */
   readonly failedLayout?: string
 }
 
@@ -74,7 +74,8 @@ export interface RedirectPayload extends PayloadBase {
 
 export type AnyPayload = PagePayload | NotFoundPayload | ErrorPayload | RedirectPayload
 
-export type ScreenPayload = Exclude<AnyPayload, RedirectPayload>
+/** What a request renders: its page, its not-found page or its error page. */
+export type RenderPayload = Exclude<AnyPayload, RedirectPayload>
 
 /** `/items/7?x=1` -> `/_data/items/7?x=1`. */
 export function dataUrl(pageKey: string): string {

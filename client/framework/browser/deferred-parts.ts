@@ -5,7 +5,7 @@
  */
 import type { DeferredOutcome, DeferredRef, DeferredDataError as PartFailure } from '../../../shared/framework/deferred.js'
 import { DEFERRED_GLOBAL, PART_NOT_LOADED } from '../../../shared/framework/deferred.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 
 /** Failed on the server (its digest finds the report, made once there) or on the way. */
 class DeferredDataError extends Error implements PartFailure {
@@ -23,7 +23,7 @@ interface Part {
   reject(error: DeferredDataError): void
 }
 
-export interface DeferredParts<P extends ScreenPayload> {
+export interface DeferredParts<P extends RenderPayload> {
   readonly payload: P
   settle(outcome: DeferredOutcome): void
   /** The answer ended: every part still pending fails with `message`. */
@@ -32,7 +32,7 @@ export interface DeferredParts<P extends ScreenPayload> {
 
 const refId = (ref: DeferredRef) => `${ref.layout ?? ''}\u0000${ref.key}`
 
-export function deferredParts<P extends ScreenPayload>(payload: P): DeferredParts<P> {
+export function deferredParts<P extends RenderPayload>(payload: P): DeferredParts<P> {
   const refs = payload.deferred ?? []
   const pending = new Map<string, Part>()
   if (refs.length === 0) return { payload, settle: () => {}, end: () => {} }
@@ -93,7 +93,7 @@ function newPart(): Part {
 /** A streamed page-data answer: its first line, the payload; then its parts, once `receive` has the payload. */
 export interface StreamedParts {
   readonly payload: Promise<unknown>
-  receive<P extends ScreenPayload>(payload: P): P
+  receive<P extends RenderPayload>(payload: P): P
   /** The payload is not used (another build's): the rest of the answer is not waited for. */
   cancel(): void
 }
@@ -139,7 +139,7 @@ async function* linesOf(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncG
 }
 
 /** Outcomes are scripts in the streamed document pushing to DEFERRED_GLOBAL; a part not there once the document is whole fails. */
-export function receiveDocumentParts<P extends ScreenPayload>(payload: P): P {
+export function receiveDocumentParts<P extends RenderPayload>(payload: P): P {
   const parts = deferredParts(payload)
   const settle = (outcome: DeferredOutcome) => parts.settle(outcome)
   const global = window as unknown as Record<string, { push(outcome: DeferredOutcome): void } | DeferredOutcome[] | undefined>

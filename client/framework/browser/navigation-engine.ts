@@ -7,7 +7,7 @@ import type { NavigateOptions } from 'wouter'
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
 import { locationKey } from '../../../shared/framework/location.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import { prefetchModeOf, type PrefetchMode, type Router } from '../../../shared/framework/route-table.js'
 import type { AppNavigation, PrefetchReason } from '../view/navigation-context.js'
 import { ScrollRestoration } from './scroll-restoration.js'
@@ -27,7 +27,7 @@ const ENTRY_KEY = '__entry'
 export type NavigationEvent =
   | { readonly type: 'start'; readonly to: string }
   | { readonly type: 'redirect'; readonly to: string }
-  | { readonly type: 'shown'; readonly from: string; readonly to: string; readonly kind: ScreenPayload['kind'] }
+  | { readonly type: 'shown'; readonly from: string; readonly to: string; readonly kind: RenderPayload['kind'] }
 
 export interface NavigationEngineOptions {
   readonly store: PageStore
@@ -49,7 +49,7 @@ export class NavigationEngine implements AppNavigation {
   readonly #queue: PrefetchQueue
   readonly #eventListeners = new Set<(event: NavigationEvent) => void>()
   readonly #revalidation: Revalidation
-  #shown: { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined
+  #shown: { readonly key: string; readonly kind: RenderPayload['kind'] } | undefined
 
   constructor({ store, router, hardNavigate, listenToPopState }: NavigationEngineOptions) {
     this.#store = store
@@ -115,14 +115,14 @@ export class NavigationEngine implements AppNavigation {
   }
 
   /** Only a page that arrived by navigation moves scroll and focus; a refresh leaves both. */
-  pageShown(key: string, title: string, kind: ScreenPayload['kind']): void {
+  pageShown(key: string, title: string, kind: RenderPayload['kind']): void {
     const from = this.#shown?.key
     this.#shown = { key, kind }
     if (this.#scroll.pending && from !== undefined && from !== key) this.#emit({ type: 'shown', from, to: key, kind })
     this.#restoreScroll(title)
   }
 
-  get shown(): { readonly key: string; readonly kind: ScreenPayload['kind'] } | undefined {
+  get shown(): { readonly key: string; readonly kind: RenderPayload['kind'] } | undefined {
     return this.#shown
   }
 

@@ -4,7 +4,7 @@
  * server action the pages it reached are stale, and the next visit asks the server.
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import { loadPage, type LoadContext, type LoadResult } from './load-page.js'
 import type { PageSource, ReadyPage } from '../view/page-source.js'
 
@@ -121,7 +121,7 @@ export class PageStore implements PageSource {
   }
 
   /** After a server action: the pages it `reached` are stale, but `shown` stays until its reload replaces it. */
-  invalidate(reached: (payload: ScreenPayload) => boolean, layoutReached: (id: string) => boolean, shown: string | undefined): void {
+  invalidate(reached: (payload: RenderPayload) => boolean, layoutReached: (id: string) => boolean, shown: string | undefined): void {
     this.#context.layouts.forget(layoutReached)
     // A load under way began before the change: what it brings goes in stale, and the next asks again.
     this.#staleBefore = ++this.#started

@@ -5,14 +5,14 @@
  */
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { Router } from '../../../shared/framework/route-table.js'
 import { coalesced } from './coalesced.js'
 import type { PageStore } from './page-store.js'
 
 export type LayoutChains = Pick<Router<any, any>, 'layoutsOf'>
 
-export function reaches(changed: ChangedOnWire | undefined, payload: ScreenPayload, chains: LayoutChains): boolean {
+export function reaches(changed: ChangedOnWire | undefined, payload: RenderPayload, chains: LayoutChains): boolean {
   if (payload.kind !== 'page') return true
   if (payload.mode === 'static') return false
   if (!changed) return true

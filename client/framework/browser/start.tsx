@@ -10,7 +10,7 @@ import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '..
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
 import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
 import { locationKey } from '../../../shared/framework/location.js'
-import type { AnyPayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { AnyPayload, RenderPayload } from '../../../shared/framework/page-payload.js'
 import { isDeferredDataError } from '../../../shared/framework/deferred.js'
 import type { LayoutTable, Router, RouteTable } from '../../../shared/framework/route-table.js'
 import { AppRoot } from '../view/app-root.js'
@@ -133,7 +133,7 @@ const ROOT_OPTIONS: HydrationOptions = {
 }
 
 /** Deferred parts' module loads for such a page only. */
-async function receiveDocumentParts<P extends ScreenPayload>(payload: P): Promise<P> {
+async function receiveDocumentParts<P extends RenderPayload>(payload: P): Promise<P> {
   return payload.deferred ? (await deferredPartsModule()).receiveDocumentParts(payload) : payload
 }
 

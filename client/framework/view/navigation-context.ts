@@ -2,7 +2,7 @@
 import { createContext, useContext } from 'react'
 import type { AroundNavHandler } from 'wouter'
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { PrefetchMode } from '../../../shared/framework/route-table.js'
 
 export interface NavigationState {
@@ -25,7 +25,7 @@ export interface AppNavigation {
   invalidate(changed?: ChangedOnWire): void
   /** A form compares it from before sending to know the user moved on. */
   readonly navigations: number
-  pageShown(key: string, title: string, kind: ScreenPayload['kind']): void
+  pageShown(key: string, title: string, kind: RenderPayload['kind']): void
 }
 
 export const NavigationContext = createContext<AppNavigation | null>(null)

@@ -3,7 +3,7 @@
  * Read from the payload the page host shows, so it changes with the page, not before.
  */
 import { createContext, useContext } from 'react'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { AnyRoute, DataOf, RouteParams } from '../../../shared/framework/route-table.js'
 import { LayoutsContext } from './screen.js'
 
@@ -14,7 +14,7 @@ export interface PageMatch {
   readonly params: Readonly<Record<string, string>>
 }
 
-export const PageMatchContext = createContext<ScreenPayload | null>(null)
+export const PageMatchContext = createContext<RenderPayload | null>(null)
 
 export function usePageMatch(): PageMatch {
   const payload = useContext(PageMatchContext)

@@ -4,11 +4,11 @@
  * calls, which bypass `aroundNav`, showing the right page.
  */
 import { createContext } from 'react'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { PageModule } from '../page-module.js'
 
 export interface ReadyPage {
-  readonly payload: ScreenPayload
+  readonly payload: RenderPayload
   readonly module?: PageModule
 }
 

@@ -5,7 +5,7 @@
  */
 import { createContext, useContext, useEffect, type ReactNode } from 'react'
 import { MAIN_ELEMENT_ID } from '../../../shared/framework/constants.js'
-import type { ErrorPayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { ErrorPayload, RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { AnyLayout, Router } from '../../../shared/framework/route-table.js'
 import type { AnyLayoutModules, Boundaries, LayoutModule, PageModule } from '../page-module.js'
 import { ActionStateContext } from './action-state.js'
@@ -30,7 +30,7 @@ export interface Frame {
 }
 
 /** The root first; when a layout's loader failed, only those above it. */
-export function framesOf(payload: ScreenPayload, layouts: LayoutSet | null): Frame[] {
+export function framesOf(payload: RenderPayload, layouts: LayoutSet | null): Frame[] {
   if (!layouts) return []
   const frames: Frame[] = []
   for (const layout of layouts.router.layoutsOf(payload.routeId)) {

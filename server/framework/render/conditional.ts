@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { SharedCacheDecl } from '../../../shared/framework/shared-cache.js'
 
 /**
@@ -37,11 +37,11 @@ export function staticCacheHeaders(route: { readonly sharedCache?: SharedCacheDe
 }
 
 /** True when `payload` is a static route's page, the only kind any cache may keep. */
-export function isCacheable(payload: ScreenPayload): boolean {
+export function isCacheable(payload: RenderPayload): boolean {
   return payload.kind === 'page' && payload.mode === 'static' && payload.status === 200
 }
 
-export function etagFor(representation: 'html' | 'data', payload: ScreenPayload): string {
+export function etagFor(representation: 'html' | 'data', payload: RenderPayload): string {
   const hash = createHash('sha256').update(JSON.stringify(payload)).digest('base64url').slice(0, 22)
   return `"${representation}-${payload.buildId}-${hash}"`
 }

@@ -201,7 +201,7 @@ export class LoadedData {
   }
 
   /** `layouts` and `deferred` for the payload, when there are any. */
-  placement(): { layouts?: Record<string, unknown>; deferred?: readonly DeferredRef[] } {
+  payloadFields(): { layouts?: Record<string, unknown>; deferred?: readonly DeferredRef[] } {
     return {
       ...(Object.keys(this.#layouts).length > 0 ? { layouts: this.#layouts } : {}),
       ...(this.#deferred.length > 0 ? { deferred: this.#deferred } : {}),

@@ -8,7 +8,7 @@ import { pipeline, Readable, type Writable } from 'node:stream'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { DEFERRED_DATA_TYPE, DEFERRED_GLOBAL, type DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { escapeHtml, serializeForScript } from '../../../shared/framework/html.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import { compressingStream, negotiateEncoding } from '../compression.js'
 import { NO_STORE } from '../error-responses.js'
 import { outcomesOf } from './deferred-parts.js'
@@ -27,7 +27,7 @@ export function isCrawler(request: FastifyRequest): boolean {
 }
 
 /** The outcomes of a payload's deferred parts (none for a payload without). */
-export function deferredOutcomes(payload: ScreenPayload): Array<Promise<DeferredOutcome>> {
+export function deferredOutcomes(payload: RenderPayload): Array<Promise<DeferredOutcome>> {
   return payload.deferred ? outcomesOf({ data: payload.kind === 'page' ? payload.data : undefined, layouts: payload.layouts }, payload.deferred) : []
 }
 
@@ -76,7 +76,7 @@ export function partWriter(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, no
  * (its parts as placeholders), then each part's outcome as it settles; compressed here,
  * each line flushed, when the client takes an encoding we use.
  */
-export function sendDeferredData(reply: FastifyReply, payload: ScreenPayload, compression: boolean): FastifyReply {
+export function sendDeferredData(reply: FastifyReply, payload: RenderPayload, compression: boolean): FastifyReply {
   const outcomes = deferredOutcomes(payload)
   async function* lines() {
     yield `${JSON.stringify(payload)}\n`

@@ -10,7 +10,7 @@ import { BUILD_ID_HEADER, DATA_PREFIX, CACHED_LAYOUTS_HEADER } from '../../../sh
 import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
-import type { ErrorPayload, RedirectPayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { ErrorPayload, RedirectPayload, RenderPayload } from '../../../shared/framework/page-payload.js'
 import { errors } from '../error-registry.js'
 import { NO_STORE } from '../error-responses.js'
 import type { AppView } from './app-view.js'
@@ -59,7 +59,7 @@ export interface PageHandlers {
   /** What a location shows (a form post's page, rendered again after a refusal). */
   resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation): Promise<Resolution>
   /** Sends a payload as this location's HTML document (a form post's 422 page, or its error page). */
-  sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload): Promise<FastifyReply>
+  sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: RenderPayload): Promise<FastifyReply>
   /** Documents and page data kept in memory, for the metrics (characters, close to bytes for HTML and JSON). */
   staticPagesKept(): { readonly entries: number; readonly bytes: number }
 }
@@ -69,7 +69,7 @@ export function createPageHandlers(opts: PageHandlersOptions): PageHandlers {
   const { buildId } = manifest
 
   /** A render that failed: reported with its digest; the 500 page (with the overlay in development) goes out. */
-  function sendRenderFailure(reply: FastifyReply, payload: ScreenPayload, error: unknown): FastifyReply {
+  function sendRenderFailure(reply: FastifyReply, payload: RenderPayload, error: unknown): FastifyReply {
     const { digest } = serverError(reply.request, error, 'render failed', payload.kind === 'page' ? { routeId: payload.routeId } : {})
     const overlay = development ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style } : undefined
     return reply

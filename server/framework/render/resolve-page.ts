@@ -8,7 +8,7 @@ import { timeStep } from '../metrics/timing.js'
 import type { FastifyRequest } from 'fastify'
 import { HttpError, type RedirectStatus } from '../../../shared/framework/errors.js'
 import { parseSearch, SearchParamError } from '../../../shared/framework/search-params.js'
-import type { DevError, ErrorPayload, PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { DevError, ErrorPayload, PagePayload, RenderPayload } from '../../../shared/framework/page-payload.js'
 import { classify } from '../failures.js'
 import type { AnyAppDefinition } from '../page-definition.js'
 import { originForm, parseTarget, splitTarget, tidyPathname, type CanonicalLocation } from '../../../shared/framework/location.js'
@@ -19,7 +19,7 @@ import { openResponse, type CollectedResponse } from '../response-control.js'
 import { LoadedData, PartDeadline } from './deferred-parts.js'
 
 export type Resolution = (
-  | { readonly kind: 'screen'; readonly payload: ScreenPayload }
+  | { readonly kind: 'render'; readonly payload: RenderPayload }
   | { readonly kind: 'redirect'; readonly status: RedirectStatus; readonly location: string }
 ) & {
   /** What a dynamic page's loader did to the answer (cookies, headers), whatever its outcome. */
@@ -162,16 +162,16 @@ function outcomeOf(
     if (!result) continue
     const error = result.ok ? loaded.addLayout(layout, result.value) : result.error
     if (error !== undefined) {
-      return failure(error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...loaded.placement() })
+      return failure(error, resolveContext, request, { ...inRoute, failedLayout: layout.id, ...loaded.payloadFields() })
     }
   }
   if (!guards.ok) {
-    const placement = guards.layoutId !== undefined ? { failedLayout: guards.layoutId } : {}
-    return failure(guards.error, resolveContext, request, { ...inRoute, ...placement, ...loaded.placement() }, 'guard')
+    const site = guards.layoutId !== undefined ? { failedLayout: guards.layoutId } : {}
+    return failure(guards.error, resolveContext, request, { ...inRoute, ...site, ...loaded.payloadFields() }, 'guard')
   }
-  if (!match || !pageResult) return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...loaded.placement() } }
+  if (!match || !pageResult) return { kind: 'render', payload: { kind: 'not-found', status: 404, buildId, ...loaded.payloadFields() } }
   const page = pageResult.ok ? loaded.page(match, pageResult.value) : { error: pageResult.error }
-  if ('error' in page) return failure(page.error, resolveContext, request, { ...inRoute, ...loaded.placement() })
+  if ('error' in page) return failure(page.error, resolveContext, request, { ...inRoute, ...loaded.payloadFields() })
   const payload: PagePayload = {
     kind: 'page',
     status: 200,
@@ -180,10 +180,10 @@ function outcomeOf(
     mode: match.route.mode,
     params: match.params,
     data: page.data,
-    ...loaded.placement(),
+    ...loaded.payloadFields(),
     ...(response?.changesState ? { once: true as const } : {}),
   }
-  return { kind: 'screen', payload }
+  return { kind: 'render', payload }
 }
 
 /** What every loader of one request gets besides its own part. */
@@ -243,7 +243,7 @@ async function runLoaders(
  * Where a failure is shown, which also says which loader failed: the layout named by
  * `failedLayout`, else the page of `routeId`.
  */
-type Placement = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts' | 'deferred'>
+type ErrorSite = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts' | 'deferred'>
 
 /** Which loader failed, for the log line and the report. */
 interface FailureSource {
@@ -251,29 +251,29 @@ interface FailureSource {
   readonly layoutId?: string
 }
 
-/** What a loader or guard threw, as the page's outcome: a redirect, the not-found screen or the error screen. */
-function failure(error: unknown, context: ResolveContext, request: FastifyRequest, placement: Placement, thrower: Thrower = 'loader'): Resolution {
+/** What a loader or guard threw, as the page's outcome: a redirect, the not-found page or the error page. */
+function failure(error: unknown, context: ResolveContext, request: FastifyRequest, site: ErrorSite, thrower: Thrower = 'loader'): Resolution {
   const { buildId } = context
   const source: FailureSource = {
-    ...(placement.routeId !== undefined ? { routeId: placement.routeId } : {}),
-    ...(placement.failedLayout !== undefined ? { layoutId: placement.failedLayout } : {}),
+    ...(site.routeId !== undefined ? { routeId: site.routeId } : {}),
+    ...(site.failedLayout !== undefined ? { layoutId: site.failedLayout } : {}),
   }
   const failed = classify(request, error, `${thrower} failed`, source, 'page')
   switch (failed.type) {
     case 'redirect':
       return { kind: 'redirect', status: failed.status, location: sameSiteLocation(failed.location) }
     case 'not-found':
-      return { kind: 'screen', payload: { kind: 'not-found', status: 404, buildId, ...placement } }
+      return { kind: 'render', payload: { kind: 'not-found', status: 404, buildId, ...site } }
     case 'client-error': {
       const { status, code, message } = failed.error
       // A 5xx in our words (sessions whose store does not answer) is worth a warning; a 4xx is the visitor's.
       if (status >= 500) request.log.warn({ ...source, status, code }, `${thrower} refused the request`)
       else request.log.info({ ...source, status, err: error }, `${thrower} refused the request`)
-      return { kind: 'screen', payload: { kind: 'error', status, buildId, ...(failed.exposed ? { message } : {}), ...placement } }
+      return { kind: 'render', payload: { kind: 'error', status, buildId, ...(failed.exposed ? { message } : {}), ...site } }
     }
     case 'server-error': {
       const devError = context.development ? { devError: devErrorOf(error) } : {}
-      return { kind: 'screen', payload: { kind: 'error', status: failed.status, digest: failed.digest, buildId, ...devError, ...placement } }
+      return { kind: 'render', payload: { kind: 'error', status: failed.status, digest: failed.digest, buildId, ...devError, ...site } }
     }
   }
 }

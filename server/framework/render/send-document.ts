@@ -6,7 +6,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ReadyPage } from '../../../client/framework/view/page-source.js'
 import type { CanonicalLocation } from '../../../shared/framework/location.js'
-import type { ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { AnyLayout } from '../../../shared/framework/route-table.js'
 import { compressingStream, negotiateEncoding } from '../compression.js'
 import { reportWithDigest } from '../failures.js'
@@ -30,17 +30,17 @@ export interface PageSender {
   readonly staticPages: StaticCache<StaticPage>
   readonly staticData: StaticCache<StaticData>
   /** A render that failed: reported, and the 500 page sent (page-handlers.ts). */
-  readonly sendRenderFailure: (reply: FastifyReply, payload: ScreenPayload, error: unknown) => FastifyReply
+  readonly sendRenderFailure: (reply: FastifyReply, payload: RenderPayload, error: unknown) => FastifyReply
 }
 
 /** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
-export const mayCache = (sender: PageSender, payload: ScreenPayload) => !sender.opts.development && isCacheable(payload)
+export const mayCache = (sender: PageSender, payload: RenderPayload) => !sender.opts.development && isCacheable(payload)
 
-function isStreamed(view: AppView, payload: ScreenPayload): boolean {
+function isStreamed(view: AppView, payload: RenderPayload): boolean {
   return payload.kind === 'page' && view.definition.router.routes[payload.routeId]?.stream === true
 }
 
-export function rememberData(sender: PageSender, key: string, payload: ScreenPayload): StaticData {
+export function rememberData(sender: PageSender, key: string, payload: RenderPayload): StaticData {
   const data = { json: JSON.stringify(payload), etag: etagFor('data', payload), routeId: payload.routeId }
   sender.staticData.set(key, data)
   sender.opts.metrics.staticPage(false)
@@ -48,7 +48,7 @@ export function rememberData(sender: PageSender, key: string, payload: ScreenPay
 }
 
 /** The payload with its route's module: the page, or the boundaries of a route whose page failed. */
-async function readyPage(view: AppView, payload: ScreenPayload): Promise<ReadyPage> {
+async function readyPage(view: AppView, payload: RenderPayload): Promise<ReadyPage> {
   if (payload.routeId === undefined) return { payload }
   const { default: module } = await view.definition.clientPages[payload.routeId]!()
   return { payload, module }
@@ -113,7 +113,7 @@ export function sendStaticData(sender: PageSender, request: FastifyRequest, repl
 }
 
 /** Sends a payload as this location's HTML document: kept when static, else rendered whole or streamed. */
-export async function sendDocument(sender: PageSender, reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: ScreenPayload) {
+export async function sendDocument(sender: PageSender, reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: RenderPayload) {
   const page = await readyPage(view, payload)
   const cacheable = mayCache(sender, payload)
   // A page with deferred parts streams them; a crawler gets it whole once they are all there.
@@ -150,7 +150,7 @@ async function sendStreamed(
   reply: FastifyReply,
   view: AppView,
   render: PageRender,
-  payload: ScreenPayload,
+  payload: RenderPayload,
   cacheable: boolean,
   deferred: ReadonlyArray<Promise<DeferredOutcome>>,
 ) {
@@ -200,12 +200,12 @@ function routeOf(opts: PageHandlersOptions, routeId: string | undefined) {
   return routeId === undefined ? undefined : opts.view().definition.router.routes[routeId]
 }
 
-function routeIdOf(payload: ScreenPayload): string | undefined {
+function routeIdOf(payload: RenderPayload): string | undefined {
   return payload.kind === 'page' ? payload.routeId : undefined
 }
 
 /** renderWhole is synchronous: timed around the call. */
-function renderWholeTimed(request: FastifyRequest, view: AppView, render: PageRender, payload: ScreenPayload) {
+function renderWholeTimed(request: FastifyRequest, view: AppView, render: PageRender, payload: RenderPayload) {
   return timeSync(request, 'render', routeIdOf(payload), () => view.renderer.renderWhole(render))
 }
 

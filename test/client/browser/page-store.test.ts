@@ -4,7 +4,7 @@ import { PageStore } from '../../../client/framework/browser/page-store.js'
 import { layoutReached, reaches, revalidation } from '../../../client/framework/browser/revalidation.js'
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { LayoutData } from '../../../client/framework/browser/layout-data.js'
-import type { PagePayload, ScreenPayload } from '../../../shared/framework/page-payload.js'
+import type { PagePayload, RenderPayload } from '../../../shared/framework/page-payload.js'
 import { createRouter, layout, type Router } from '../../../shared/framework/route-table.js'
 
 function storeAt(clock: { now: number }, router: Router<any, any> = createRouter({})) {
@@ -18,7 +18,7 @@ function storeAt(clock: { now: number }, router: Router<any, any> = createRouter
   })
 }
 
-const page = (mode: 'static' | 'dynamic'): ScreenPayload => ({
+const page = (mode: 'static' | 'dynamic'): RenderPayload => ({
   kind: 'page',
   status: 200,
   buildId: 'b1',
@@ -99,7 +99,7 @@ t.test('invalidate() marks stale what an action reached, but the page on screen;
   )
   const clock = { now: 0 }
   const store = storeAt(clock, router)
-  const at = (routeId: string): ScreenPayload => ({ ...(page('dynamic') as PagePayload), routeId })
+  const at = (routeId: string): RenderPayload => ({ ...(page('dynamic') as PagePayload), routeId })
   const fill = () => {
     for (const key of ['/shelf/1', '/shelf/2', '/alone']) store.set(key, { payload: at(key === '/alone' ? 'alone' : 'onShelf') })
     store.set('/broken', { payload: { kind: 'error', status: 404, buildId: 'b1', message: 'No page' } })
