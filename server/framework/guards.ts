@@ -117,7 +117,7 @@ async function decide(
     request,
     params: match?.params ?? {},
     searchParams: new URLSearchParams(location.search),
-    location: location.key,
+    location: location.pageKey,
     cookies: response.cookies,
     session: response.session,
     response: response.control,

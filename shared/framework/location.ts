@@ -4,14 +4,14 @@
  * `%2F` in a segment stays (it is data, not a separator); empty and dot segments stay
  * too (the server redirects them away: `tidyPathname`); the `#hash` never reaches the
  * server, so it is never part of a key. A malformed path (`/99%`) has no canonical form:
- * the server refuses it with 400, and `locationKey` keeps it raw so both sides agree.
+ * the server refuses it with 400, and `pageKeyOf` keeps it raw so both sides agree.
  */
 
 export interface CanonicalLocation {
   readonly pathname: string
   /** Without `?`; '' for none. */
   readonly search: string
-  readonly key: string
+  readonly pageKey: string
 }
 
 /** The pchar characters RFC 3986 allows unencoded in a segment that encodeURIComponent encodes anyway. */
@@ -64,7 +64,7 @@ export function canonicalLocation(pathname: string, search: string): CanonicalLo
   const path = canonicalPathname(pathname)
   if (path === undefined) return undefined
   const query = canonicalSearch(search)
-  return { pathname: path, search: query, key: keyOf(path, query) }
+  return { pathname: path, search: query, pageKey: keyOf(path, query) }
 }
 
 /** The absolute form a client sends a server it takes for a proxy (`GET http://host/x`) loses its scheme and authority. */
@@ -96,8 +96,8 @@ export function parseTarget(target: string): CanonicalLocation | undefined {
 }
 
 /** A malformed path keeps its raw form: both sides see the same bytes, so they still agree. */
-export function locationKey(pathname: string, search: string): string {
-  return canonicalLocation(pathname, search)?.key ?? keyOf(pathname, search.startsWith('?') ? search.slice(1) : search)
+export function pageKeyOf(pathname: string, search: string): string {
+  return canonicalLocation(pathname, search)?.pageKey ?? keyOf(pathname, search.startsWith('?') ? search.slice(1) : search)
 }
 
 /**

@@ -18,5 +18,5 @@ export function returnPath(value: string | null | undefined, fallback: string): 
   const location = parseTarget(value)
   if (!location || tidyPathname(location.pathname) !== location.pathname) return fallback
   if (location.pathname === DATA_PREFIX || location.pathname.startsWith(`${DATA_PREFIX}/`)) return fallback
-  return location.key
+  return location.pageKey
 }

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check'
 import t from 'tap'
-import { locationKey } from '../../shared/framework/location.js'
+import { pageKeyOf } from '../../shared/framework/location.js'
 import { browserTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration, type TrackedPage } from '../helpers/browser.js'
 import { productionUrl } from '../helpers/generated-urls.js'
@@ -22,7 +22,7 @@ function dataRequestsByDocument(tracked: TrackedPage) {
     const url = new URL(request.url())
     if (!url.pathname.startsWith('/_data/')) return
     const from = request.headers().referer ?? ''
-    byDocument.set(from, [...(byDocument.get(from) ?? []), locationKey(url.pathname.slice('/_data'.length), url.search)])
+    byDocument.set(from, [...(byDocument.get(from) ?? []), pageKeyOf(url.pathname.slice('/_data'.length), url.search)])
   })
   /** The keys of the page-data requests the document at `documentUrl` made. */
   return (documentUrl: string) => byDocument.get(documentUrl) ?? []
@@ -31,7 +31,7 @@ function dataRequestsByDocument(tracked: TrackedPage) {
 /** True when the document on screen asked for its own page data. */
 function askedForItself(requestsOf: (documentUrl: string) => string[], documentUrl: string): boolean {
   const here = new URL(documentUrl)
-  return requestsOf(documentUrl).includes(locationKey(here.pathname, here.search))
+  return requestsOf(documentUrl).includes(pageKeyOf(here.pathname, here.search))
 }
 
 t.test('encoded URLs hydrate the page the server rendered', async (t) => {

@@ -1,9 +1,9 @@
 /**
- * The one location key (shared/framework/location.ts): two URLs that show the same page have
+ * The one page key (shared/framework/location.ts): two URLs that show the same page have
  * the same key however they are encoded, and two that do not, never do.
  */
 import t from 'tap'
-import { canonicalLocation, locationKey, parseTarget, tidyPathname } from '../../shared/framework/location.js'
+import { canonicalLocation, pageKeyOf, parseTarget, tidyPathname } from '../../shared/framework/location.js'
 import { isSameSitePath } from '../../shared/framework/errors.js'
 
 t.test('the key of a target, case by case', async (t) => {
@@ -44,21 +44,21 @@ t.test('the key of a target, case by case', async (t) => {
     ['//evil.example', '//evil.example', 'duplicate slashes are kept (the server redirects them)'],
     ['/about/', '/about/', 'a trailing slash is kept (the server redirects it)'],
   ]
-  for (const [target, key, why] of cases) t.equal(parseTarget(target)?.key, key, `${target}: ${why}`)
+  for (const [target, key, why] of cases) t.equal(parseTarget(target)?.pageKey, key, `${target}: ${why}`)
 })
 
 t.test('the browser form and the request line give one key', async (t) => {
   for (const href of ['/contact?name=名', '/this-is/100%25%20true', '/шеллы?q=a b', '/items/%31', '/a%2Fb?x=+']) {
     const url = new URL(href, 'http://localhost')
-    t.equal(locationKey(url.pathname, url.search), parseTarget(href)?.key, href)
-    t.equal(locationKey(url.pathname, url.search.slice(1)), parseTarget(href)?.key, `${href} (search without ?)`)
+    t.equal(pageKeyOf(url.pathname, url.search), parseTarget(href)?.pageKey, href)
+    t.equal(pageKeyOf(url.pathname, url.search.slice(1)), parseTarget(href)?.pageKey, `${href} (search without ?)`)
   }
 })
 
 t.test('a key is its own canonical form', async (t) => {
   for (const target of ['/this-is/100%25%20true?a=%25&b=+', '/%D1%88?q=%E5%90%8D', '/a%2Fb', '/a:b']) {
-    const key = parseTarget(target)!.key
-    t.equal(parseTarget(key)?.key, key, target)
+    const key = parseTarget(target)!.pageKey
+    t.equal(parseTarget(key)?.pageKey, key, target)
   }
 })
 
@@ -67,7 +67,7 @@ t.test('a malformed path has no canonical form, but still a key', async (t) => {
     t.equal(parseTarget(target), undefined, target)
   }
   t.equal(canonicalLocation('relative', ''), undefined, 'a path must start with /')
-  t.equal(locationKey('/99%', '?x=1'), '/99%?x=1', 'raw, so both sides agree on the error page')
+  t.equal(pageKeyOf('/99%', '?x=1'), '/99%?x=1', 'raw, so both sides agree on the error page')
 })
 
 t.test('tidy paths: no empty or dot segments, no trailing slash, never another host', async (t) => {

@@ -6,7 +6,7 @@
 import type { NavigateOptions } from 'wouter'
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
-import { locationKey } from '../../../shared/framework/location.js'
+import { pageKeyOf } from '../../../shared/framework/location.js'
 import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import { prefetchModeOf, type PrefetchMode, type Router } from '../../../shared/framework/route-table.js'
 import type { AppNavigation, PrefetchReason } from '../view/navigation-context.js'
@@ -180,7 +180,7 @@ export class NavigationEngine implements AppNavigation {
     // A link to the URL on screen replaces its entry, as a browser does, so Back leaves the page.
     // The link's own URL decides, not a redirect's target (a browser pushes then).
     if (redirects === 0 && url.href === window.location.href) options = { ...options, replace: true }
-    const key = locationKey(url.pathname, url.search)
+    const key = pageKeyOf(url.pathname, url.search)
     this.#queue.drop(key) // a prefetch waiting for this URL: start it now, as the navigation
     this.#emit(redirects === 0 ? { type: 'start', to: key } : { type: 'redirect', to: key })
 
@@ -211,12 +211,12 @@ function cameBack(): boolean {
 }
 
 function currentKey(): string {
-  return locationKey(window.location.pathname, window.location.search)
+  return pageKeyOf(window.location.pathname, window.location.search)
 }
 
 function keyOf(href: string): string | undefined {
   const url = new URL(href, window.location.href)
-  return url.origin === window.location.origin ? locationKey(url.pathname, url.search) : undefined
+  return url.origin === window.location.origin ? pageKeyOf(url.pathname, url.search) : undefined
 }
 
 /** Data Saver on, or a 2G-class connection: no speculative requests. */

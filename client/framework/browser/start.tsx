@@ -9,7 +9,7 @@ import { hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client'
 import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
 import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
-import { locationKey } from '../../../shared/framework/location.js'
+import { pageKeyOf } from '../../../shared/framework/location.js'
 import type { AnyPayload, RenderPayload } from '../../../shared/framework/page-payload.js'
 import { isDeferredDataError } from '../../../shared/framework/deferred.js'
 import type { LayoutTable, Router, RouteTable } from '../../../shared/framework/route-table.js'
@@ -29,7 +29,7 @@ export interface ClientApp<Table extends RouteTable, Layouts extends LayoutTable
   readonly layouts: LayoutModules<Layouts>
 }
 
-/** A path is put after this origin as it is: `//host/x` (a location key can look like that) stays on this site. */
+/** A path is put after this origin as it is: `//host/x` (a page key can look like that) stays on this site. */
 function hardNavigate(url: string, replace = false): void {
   const absolute = url.startsWith('/') ? window.location.origin + url : url
   if (replace) window.location.replace(absolute)
@@ -64,7 +64,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   // An error screen in the document may answer a form post (a 403, 413...), which a
   // later GET would not meet: it goes in already stale.
   const fetchedAt = payload.kind === 'error' ? Number.NEGATIVE_INFINITY : undefined
-  store.set(locationKey(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) }, fetchedAt)
+  store.set(pageKeyOf(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) }, fetchedAt)
 
   const layouts = { router: app.router, modules: app.layouts }
   const tree = (navigation: NavigationEngine | undefined, onCommitted: () => void) => (

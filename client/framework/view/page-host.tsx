@@ -1,6 +1,6 @@
 import { useContext, useEffect, useLayoutEffect, useRef, useSyncExternalStore } from 'react'
 import { useRouter } from 'wouter'
-import { locationKey } from '../../../shared/framework/location.js'
+import { pageKeyOf } from '../../../shared/framework/location.js'
 import { NavigationContext } from './navigation-context.js'
 import { PageSourceContext, type ReadyPage } from './page-source.js'
 import { applyHeadTags, ERROR_TITLE, headTagsOf, titleOf } from './page-head.js'
@@ -12,7 +12,7 @@ export function PageHost() {
   const engine = useContext(NavigationContext)
   const layouts = useContext(LayoutsContext)
   if (!source) throw new Error('PageHost needs a PageSourceContext provider')
-  const key = useLocationKey()
+  const key = usePageKey()
   const read = () => source.read(key)
   const page = useSyncExternalStore(source.subscribe, read, read)
 
@@ -56,9 +56,9 @@ export function PageHost() {
  * From the router's raw location: wouter's `useLocation` and `useSearch` decode it,
  * which cannot tell `/100%25` from `/100%`.
  */
-export function useLocationKey(): string {
+export function usePageKey(): string {
   const router = useRouter()
   const [pathname] = router.hook(router)
   const search = router.searchHook(router)
-  return locationKey(pathname, search)
+  return pageKeyOf(pathname, search)
 }

@@ -4,7 +4,7 @@
  * in order, each once the one before answered, so each carries the session it left.
  */
 import { ACTION_FIELD, type ActionResponse, type ActionState, type ChangedOnWire } from '../../../shared/framework/actions.js'
-import { locationKey, parseTarget } from '../../../shared/framework/location.js'
+import { pageKeyOf, parseTarget } from '../../../shared/framework/location.js'
 import type { AppNavigation } from './navigation-context.js'
 import { postForm } from './post-form.js'
 
@@ -94,7 +94,7 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
       if (older.length > 0) settled = context.engine?.revalidate(allOf(older))
     } else if (movedOn) {
       settled = context.engine?.revalidate(allOf([...older, sent.changed]))
-    } else if (parseTarget(sent.redirect)?.key === locationKey(window.location.pathname, window.location.search)) {
+    } else if (parseTarget(sent.redirect)?.pageKey === pageKeyOf(window.location.pathname, window.location.search)) {
       // The server answers with this page's canonical key.
       context.form?.reset()
       settled = context.engine?.revalidate(allOf([...older, sent.changed]))

@@ -84,7 +84,7 @@ export async function respondToForm(
     // The work is done: an unknown `changed` is reported, but the answer is a success that refreshes everything.
     const unknown = outcome.changed && unknownChanged(view, outcome.changed)
     if (unknown) serverError(request, new TypeError(unknown), 'action named an unknown change', { action: name })
-    return responses.respondSuccess(request, reply, outcome.redirect ?? location.key, unknown ? undefined : outcome.changed)
+    return responses.respondSuccess(request, reply, outcome.redirect ?? location.pageKey, unknown ? undefined : outcome.changed)
   }
   return responses.respondInvalid(request, reply, view, location, {
     action: name,

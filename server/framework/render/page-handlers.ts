@@ -120,7 +120,7 @@ interface PageRequestContext {
 async function handleDocumentRequest({ sender, resolve }: PageRequestContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const location = locationOfTarget(request.url)
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
-  const cached = sender.staticPages.get(location.key)
+  const cached = sender.staticPages.get(location.pageKey)
   if (cached) return sendKeptPage(request, cached, () => sendStaticPage(sender, request, reply, cached))
   const view = sender.opts.view()
   const resolution = await resolve(request, view, location)
@@ -140,7 +140,7 @@ async function handleDataRequest(
   if (fromAnotherBuild(request, buildId)) return reply.header('cache-control', NO_STORE).code(409).send(anotherBuild)
   const location = locationOfTarget(originForm(request.url).slice(DATA_PREFIX.length))
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
-  const cached = sender.staticData.get(location.key)
+  const cached = sender.staticData.get(location.pageKey)
   if (cached) return sendKeptPage(request, cached, () => sendStaticData(sender, request, reply, cached))
   const resolution = await resolve(request, sender.opts.view(), location, { cachedLayouts: cachedLayouts(request) })
   await resolution.response?.applyTo(reply)
@@ -151,7 +151,7 @@ async function handleDataRequest(
     return reply.header('cache-control', NO_STORE).send(redirect)
   }
   const { payload } = resolution
-  if (mayCache(sender, payload)) return sendStaticData(sender, request, reply, rememberData(sender, location.key, payload))
+  if (mayCache(sender, payload)) return sendStaticData(sender, request, reply, rememberData(sender, location.pageKey, payload))
   if (payload.deferred) return sendDeferredData(reply, payload, sender.opts.compression)
   return reply.header('cache-control', NO_STORE).code(payload.status).send(payload)
 }

@@ -75,7 +75,7 @@ export interface StreamOptions {
 }
 
 function appElement({ page, location, layouts }: PageRender) {
-  return <AppRoot source={singlePageSource(location.key, page)} layouts={layouts} ssrPath={location.pathname} ssrSearch={location.search} />
+  return <AppRoot source={singlePageSource(location.pageKey, page)} layouts={layouts} ssrPath={location.pathname} ssrSearch={location.search} />
 }
 
 /** The whole document as one string. */

@@ -26,7 +26,7 @@ import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-response.
 /** What sending pages keeps for the server's life: its options, the static routes' responses, its 500 page. */
 export interface PageSender {
   readonly opts: PageHandlersOptions
-  /** Static routes' documents and data, by location key. */
+  /** Static routes' documents and data, by page key. */
   readonly staticPages: StaticCache<StaticPage>
   readonly staticData: StaticCache<StaticData>
   /** A render that failed: reported, and the 500 page sent (page-handlers.ts). */
@@ -126,9 +126,9 @@ export async function sendDocument(sender: PageSender, reply: FastifyReply, view
     const result = renderWholeTimed(reply.request, view, pageRender(sender.opts, view, page, location, undefined, ''), payload)
     if (!result.ok) return sender.sendRenderFailure(reply, payload, result.error)
     const cached: StaticPage = { template: result.body, etag: etagFor('html', payload), encoded: new Map(), routeId: payload.routeId }
-    sender.staticPages.set(location.key, cached)
+    sender.staticPages.set(location.pageKey, cached)
     sender.opts.metrics.staticPage(false)
-    rememberData(sender, location.key, payload) // the client's next navigation here needs no loader run either
+    rememberData(sender, location.pageKey, payload) // the client's next navigation here needs no loader run either
     return sendStaticPage(sender, reply.request, reply, cached)
   }
   const render = {
