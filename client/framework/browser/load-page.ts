@@ -65,7 +65,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
   if (answer.kind !== 'redirect' && streamed) answer = streamed.receive(answer)
   const body = ctx.layouts.complete(answer as AnyPayload, cached, fetchedAt, since)
   if (body.kind === 'redirect') return { kind: 'redirect', location: (body as RedirectPayload).location }
-  // A route's failure screens may be its own (its module's boundaries): load it too.
+  // A route's failure pages may be its own (its module's boundaries): load it too.
   if (body.routeId === undefined) return { kind: 'ready', page: { payload: body }, fetchedAt }
 
   try {

@@ -70,7 +70,7 @@ export class PageStore implements PageSource {
 
   /**
    * 300 s for a static route, 30 s otherwise. Never fresh, so the next visit asks again:
-   * a 5xx screen, a form's refusal (422, which answered a post; a later visit is a GET),
+   * a 5xx page, a form's refusal (422, which answered a post; a later visit is a GET),
    * and a `once` page (a flash message).
    */
   isFresh(key: string): boolean {

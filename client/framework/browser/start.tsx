@@ -61,7 +61,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   let onPopState: ((event: PopStateEvent) => void) | undefined
   window.addEventListener('popstate', (event) => onPopState?.(event))
   const module = payload.routeId !== undefined ? await firstPageModule(app.router.routes, modules, payload.routeId) : undefined
-  // An error screen in the document may answer a form post (a 403, 413...), which a
+  // An error page in the document may answer a form post (a 403, 413...), which a
   // later GET would not meet: it goes in already stale.
   const fetchedAt = payload.kind === 'error' ? Number.NEGATIVE_INFINITY : undefined
   store.set(pageKeyOf(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) }, fetchedAt)

@@ -4,7 +4,7 @@ import { NavigationContext, type AppNavigation } from './navigation-context.js'
 import { PageSourceContext, type PageSource } from './page-source.js'
 import { NavigationProgress, RouteAnnouncer } from './navigation-status.js'
 import { PageHost } from './page-host.js'
-import { LayoutsContext, type LayoutSet } from './screen.js'
+import { LayoutsContext, type LayoutSet } from './layout-tree.js'
 
 export interface AppRootProps {
   readonly source: PageSource

@@ -10,7 +10,7 @@ export function showDevError(error: DevError): void {
   document.body.append(new Overlay(error))
 }
 
-/** As Next.js shows it: the boundary's screen alone would not say what failed. */
+/** As Next.js shows it: the boundary's page alone would not say what failed. */
 export function showCaughtRenderError(error: unknown, componentStack: string | undefined): void {
   const { message, stack } = error instanceof Error ? error : { message: String(error), stack: undefined }
   const components = componentStack ? `\n\nThe above error occurred in:${componentStack}` : ''

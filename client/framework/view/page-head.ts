@@ -2,7 +2,7 @@
 import { REFUSAL_TEXT } from '../../../shared/framework/error-texts.js'
 import { HEAD_MARKER, headTags, mergeHeadEntries, type HeadEntries, type HeadTag } from '../../../shared/framework/head.js'
 import type { ReadyPage } from './page-source.js'
-import { framesOf, type LayoutSet } from './screen.js'
+import { framesOf, type LayoutSet } from './layout-tree.js'
 
 export const NOT_FOUND_TITLE = 'Page not found'
 export const ERROR_TITLE = 'Application error'

@@ -4,7 +4,7 @@ import { pageKeyOf } from '../../../shared/framework/location.js'
 import { NavigationContext } from './navigation-context.js'
 import { PageSourceContext, type ReadyPage } from './page-source.js'
 import { applyHeadTags, ERROR_TITLE, headTagsOf, titleOf } from './page-head.js'
-import { LayoutsContext, Screen } from './screen.js'
+import { LayoutsContext, LayoutTree } from './layout-tree.js'
 
 /** A location the source does not hold yet keeps the previous page on screen while it is fetched. */
 export function PageHost() {
@@ -49,7 +49,7 @@ export function PageHost() {
   }, [shown, engine, layouts])
 
   // Keyed by the page on screen, not the URL: on back/forward the previous page stays until the next has loaded.
-  return shown ? <Screen page={shown.page} resetKey={shown.key} /> : null
+  return shown ? <LayoutTree page={shown.page} resetKey={shown.key} /> : null
 }
 
 /**

@@ -5,12 +5,12 @@
 import { createContext, useContext } from 'react'
 import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { AnyRoute, DataOf, RouteParams } from '../../../shared/framework/route-table.js'
-import { LayoutsContext } from './screen.js'
+import { LayoutsContext } from './layout-tree.js'
 
 export interface PageMatch {
   /** Undefined when no route matched (a 404). */
   readonly routeId: string | undefined
-  /** Decoded and checked; none for a not-found or error screen. */
+  /** Decoded and checked; none for a not-found or error page. */
   readonly params: Readonly<Record<string, string>>
 }
 

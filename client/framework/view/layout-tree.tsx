@@ -50,7 +50,7 @@ function nearest<K extends keyof Boundaries>(owners: ReadonlyArray<Boundaries | 
   return undefined
 }
 
-export function Screen({ page, resetKey }: { readonly page: ReadyPage; readonly resetKey: string }) {
+export function LayoutTree({ page, resetKey }: { readonly page: ReadyPage; readonly resetKey: string }) {
   const frames = framesOf(page.payload, useContext(LayoutsContext))
   // The route's own boundaries count only when its page is what failed (or rendered).
   const routeModule = page.payload.kind === 'page' || page.payload.failedLayout === undefined ? page.module : undefined
