@@ -31,11 +31,17 @@ interface Side {
 /** The ref's tree, ready to build: a detached worktree under the system's temp folder. */
 function checkOut(ref: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-ab-'))
-  execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, stdio: 'inherit' })
-  const lockfile = (root: string) => readFileSync(path.join(root, 'package-lock.json'), 'utf8')
-  if (lockfile(dir) === lockfile(projectRoot)) symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
-  else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
-  return dir
+  // The caller only learns the folder once this returns: a failed `npm ci` must not leave it behind.
+  try {
+    execFileSync('git', ['worktree', 'add', '--detach', dir, ref], { cwd: projectRoot, stdio: 'inherit' })
+    const lockfile = (root: string) => readFileSync(path.join(root, 'package-lock.json'), 'utf8')
+    if (lockfile(dir) === lockfile(projectRoot)) symlinkSync(path.join(projectRoot, 'node_modules'), path.join(dir, 'node_modules'), 'dir')
+    else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' })
+    return dir
+  } catch (error) {
+    removeCheckout(dir)
+    throw error
+  }
 }
 
 function removeCheckout(dir: string): void {
