@@ -65,8 +65,14 @@ export interface PrometheusMetrics extends Metrics {
   stop(): void
 }
 
+/** Raw label keys remembered (route, method as sent, status, kind): a few per route in practice. */
+const MAX_CACHED_SERIES = 2_000
+
 export function createMetrics(sources: MetricsSources): PrometheusMetrics {
   const registry = new Registry()
+  // Steps are named by the route and layout tables and the actions: bounded by the code.
+  const stepSeries = new Map<string, { observe(value: number): void }>()
+  const requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>()
   collectDefaultMetrics({ register: registry })
 
   const requests = new Counter({
@@ -191,17 +197,31 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
     enabled: true,
     registry,
     request(route, method, status, kind, seconds) {
-      const labels = {
-        route,
-        method: METHODS.has(method) ? method : 'OTHER',
-        status_class: `${Math.floor(status / 100)}xx`,
-        kind: KIND_LABELS[kind],
+      // prom-client hashes a label object on every call; a series' children, kept by a flat key, skip that.
+      const key = `${route}\n${method}\n${status}\n${kind}`
+      let series = requestSeries.get(key)
+      if (!series) {
+        const labels = {
+          route,
+          method: METHODS.has(method) ? method : 'OTHER',
+          status_class: `${Math.floor(status / 100)}xx`,
+          kind: KIND_LABELS[kind],
+        }
+        series = { count: requests.labels(labels), duration: duration.labels(labels) }
+        // Bounded like the labels themselves; a method outside the list is keyed by its own name, so cap it.
+        if (requestSeries.size < MAX_CACHED_SERIES) requestSeries.set(key, series)
       }
-      requests.inc(labels)
-      duration.observe(labels, seconds)
+      series.count.inc()
+      series.duration.observe(seconds)
     },
     step(step, route, name, seconds) {
-      steps.observe({ step, route, name }, seconds)
+      const key = `${step}\n${route}\n${name}`
+      let series = stepSeries.get(key)
+      if (!series) {
+        series = steps.labels({ step, route, name })
+        stepSeries.set(key, series)
+      }
+      series.observe(seconds)
     },
     deferredPart(route, outcome) {
       deferred.inc({ route, outcome })
