@@ -98,9 +98,15 @@ async function startTestApp(t: Test, which: BuiltApp, forBrowser: boolean, optio
     ...(options.sessionClock ? { sessionClock: options.sessionClock } : {}),
     ...(options.sheddingSampleIntervalMs ? { sheddingSampleIntervalMs: options.sheddingSampleIntervalMs } : {}),
   })
+  // Open, the app holds the process alive as a listening server would: an injected
+  // request has no socket, and a deferred part's timer is unref'd (so a server stops
+  // without waiting for it), so a test awaiting a part would otherwise see the process
+  // end under it, its test unfinished.
+  const held = setInterval(() => {}, 2 ** 31 - 1)
   // A connection the test left open (a body it never read) would hold the close until
   // the client lets go: the test is over, so its connections go with the app.
   t.teardown(async () => {
+    clearInterval(held)
     const closing = app.close()
     app.server.closeAllConnections()
     await closing
