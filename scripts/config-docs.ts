@@ -6,6 +6,7 @@
  * test/server/config-docs.test.ts reads it back with `readTable` and fails, naming the
  * variable, where it and the declarations differ.
  */
+import { config as productConfig } from '../server/config.js'
 import { VARIABLES, defaultText, type Variable } from '../server/framework/config.js'
 
 export const TABLE_START = '<!-- config-table -->'
@@ -22,7 +23,7 @@ export const COLUMNS = ['variable', 'default', 'meaning'] as const
 
 /** The rows the declarations make, in their order. */
 export function declaredRows(): Row[] {
-  return (VARIABLES as readonly Variable[]).map((variable) => ({
+  return [...(VARIABLES as readonly Variable[]), ...productConfig.variables].map((variable) => ({
     name: variable.name,
     default: defaultText(variable),
     meaning: variable.meaning,

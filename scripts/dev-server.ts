@@ -15,7 +15,7 @@ import { application } from '../server/application.js'
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
-const config = loadConfigOrExit()
+const config = loadConfigOrExit({ variables: application.configVariables })
 
 const development = await prepareDevelopment(root, Object.keys(application.definition.router.routes))
 // One line per entry (errors keep their multi-line stack).

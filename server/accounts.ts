@@ -1,5 +1,5 @@
 /**
- * The demo's accounts: one, from DEMO_ACCOUNT (`email:password`, hashed at start). When
+ * The demo's accounts: from DEMO_ACCOUNT (`email:password` pairs, hashed at start; server/config.ts). When
  * it is unset, the demo account `demo@example.com` / `demo-password` exists only on a
  * server that nothing but this machine can reach: HOST a loopback address, no proxy
  * trusted (TRUST_PROXY off) and ALLOWED_HOSTS unset (so a request must name a loopback
@@ -8,6 +8,7 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { isIP } from 'node:net'
+import { config as productConfig, type ConfiguredAccount } from './config.js'
 import { hashPasswordSync, verifyPassword, type PasswordHash } from './framework/index.js'
 
 export const DEMO_EMAIL = 'demo@example.com'
@@ -32,8 +33,11 @@ export function onlyThisMachine(config: Pick<FastifyRequest['server']['config'],
 
 export async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<string | undefined> {
   const { config } = request.server
-  const account = config.demoAccount ?? (onlyThisMachine(config) ? { email: DEMO_EMAIL, password: DEMO_HASH } : undefined)
-  const known = account !== undefined && email.trim().toLowerCase() === account.email
+  const accounts: readonly ConfiguredAccount[] =
+    productConfig.of(request).DEMO_ACCOUNT ?? (onlyThisMachine(config) ? [{ email: DEMO_EMAIL, password: DEMO_HASH }] : [])
+  const wanted = email.trim().toLowerCase()
+  const account = accounts.find((candidate) => candidate.email === wanted)
+  const known = account !== undefined
   const matches = await verifyPassword(password, known ? account.password : NO_ACCOUNT)
   return known && matches ? account.email : undefined
 }

@@ -6,6 +6,7 @@
  */
 import { clientApp } from '../client/application.js'
 import health from './api/health.js'
+import { config } from './config.js'
 import { defineServerApp } from './framework/index.js'
 import account from './layouts/account.js'
 import items from './layouts/items.js'
@@ -16,4 +17,5 @@ export const application = await defineServerApp({
   page: (id) => import(`./pages/${id}.ts`),
   layouts: { root, items, account },
   api: [health],
+  config,
 })

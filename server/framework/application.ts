@@ -9,11 +9,15 @@ import type { FastifyPluginAsync } from 'fastify'
 import type { LayoutTable, RouteTable } from '../../shared/framework/route-table.js'
 import type { ClientApplication } from '../../client/framework/client-app.js'
 import { routeOfPage, type PageModule } from '../../client/framework/page-module.js'
+import type { ProductConfig } from './config/product.js'
+import type { Variable } from './config/variables.js'
 import { routeOfServerPage, type AppDefinition, type ServerLayouts, type ServerPage, type ServerPages } from './page-definition.js'
 
 export interface Application<Table extends RouteTable = any, Layouts extends LayoutTable = any> {
   readonly definition: AppDefinition<Table, Layouts>
   readonly apiRoutes: readonly FastifyPluginAsync[]
+  /** The product's own environment variables, read at start with the framework's. */
+  readonly configVariables: readonly Variable[]
 }
 
 /** From the project's root: the names the messages give. */
@@ -28,6 +32,8 @@ export interface ServerApplication<Table extends RouteTable, Layouts extends Lay
   readonly page: (id: string) => Promise<{ default?: unknown }>
   readonly layouts: ServerLayouts<Layouts>
   readonly api: readonly FastifyPluginAsync[]
+  /** The product's environment variables (`defineConfig`); none when left out. */
+  readonly config?: ProductConfig
 }
 
 export class ApplicationError extends Error {
@@ -64,6 +70,7 @@ export async function defineServerApp<Table extends RouteTable, Layouts extends 
       clientLayouts: product.client.layouts,
     },
     apiRoutes: product.api,
+    configVariables: product.config?.variables ?? [],
   }
 }
 

@@ -14,4 +14,5 @@ export {
   type TrustProxy,
 } from './config/types.js'
 export { loadConfig, readVariables } from './config/load.js'
-export { VARIABLES, defaultClientDir, defaultText, type Variable } from './config/variables.js'
+export { VARIABLES, defaultClientDir, defaultText, defineVariable, type Variable } from './config/variables.js'
+export { defineConfig, type ProductConfig, type ValuesOf } from './config/product.js'

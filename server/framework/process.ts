@@ -1,12 +1,12 @@
 /** What production (main.ts) and development (scripts/dev-server.ts) do the same way at start. */
 import type { FastifyInstance } from 'fastify'
-import { ConfigError, loadConfig, type AppConfig } from './config.js'
+import { ConfigError, loadConfig, type AppConfig, type Variable } from './config.js'
 import { ManifestError, readManifest } from './manifest.js'
 
-/** Exits 1 with one line naming the bad variable. */
-export function loadConfigOrExit({ clientBuild = false } = {}): AppConfig {
+/** Exits 1 with one line naming the bad variable, the framework's or the product's (`variables`). */
+export function loadConfigOrExit({ clientBuild = false, variables = [] as readonly Variable[] } = {}): AppConfig {
   try {
-    const config = loadConfig()
+    const config = loadConfig(process.env, variables)
     if (clientBuild) checkClientBuild(config.clientDir)
     return config
   } catch (error) {

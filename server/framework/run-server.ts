@@ -19,7 +19,7 @@ const IDLE_WAIT_MS = 5_000
 const STALE_UPLOAD_MS = 60 * 60_000
 
 export async function runServer(application: Application): Promise<void> {
-  const config = loadConfigOrExit({ clientBuild: true })
+  const config = loadConfigOrExit({ clientBuild: true, variables: application.configVariables })
 
   // @sentry/node is loaded only when there is somewhere to report to.
   const errorReporter = config.monitoring.dsn ? (await import('./monitoring/sentry-reporter.js')).sentryReporter : undefined

@@ -46,7 +46,8 @@ export const TEST_ENV: Readonly<Record<string, string>> = {
 
 /** The configuration a test app runs with: TEST_ENV as loadConfig reads it, the given build, then the test's own. */
 export function testConfig(clientDir: string, overrides: Partial<AppConfig> = {}): AppConfig {
-  return { ...loadConfig(TEST_ENV), clientDir, ...overrides }
+  const loaded = loadConfig(TEST_ENV, application.configVariables)
+  return { ...loaded, clientDir, ...overrides, product: { ...loaded.product, ...overrides.product } }
 }
 
 export interface TestAppOptions {
@@ -88,6 +89,7 @@ async function startTestApp(t: Test, which: BuiltApp, forBrowser: boolean, optio
     application: {
       definition: (which === 'fixture' ? fixtureApplication : application).definition,
       apiRoutes: [...application.apiRoutes, ...(options.apiRoutes ?? [])],
+      configVariables: application.configVariables,
     },
     ...(options.renderTimeoutMs ? { renderTimeoutMs: options.renderTimeoutMs } : {}),
     ...(options.tunnelTimeoutMs ? { tunnelTimeoutMs: options.tunnelTimeoutMs } : {}),

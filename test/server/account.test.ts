@@ -9,7 +9,7 @@ import { createTestApp } from '../helpers/app.js'
 import { sessionCookie, setCookies } from '../helpers/cookies.js'
 import { BOUNDARY, multipartBody } from '../helpers/multipart.js'
 import { bootstrapOf } from '../helpers/page-html.js'
-import { parseAccount } from '../../server/framework/config/parsers.js'
+import { parseAccounts } from '../../server/config.js'
 import { parseHostPattern } from '../../server/framework/allowed-hosts.js'
 import { WRONG_CREDENTIALS } from '../../server/pages/login.js'
 
@@ -130,7 +130,9 @@ t.test('a return path that would leave the site is replaced', async (t) => {
 })
 
 t.test('the accounts come from DEMO_ACCOUNT; the built-in one exists only on a loopback address', async (t) => {
-  const configured = await createTestApp(t, 'production', { config: { demoAccount: parseAccount(`ops@example.com:${PASSWORD}`, 'DEMO_ACCOUNT') } })
+  const configured = await createTestApp(t, 'production', {
+    config: { product: { DEMO_ACCOUNT: parseAccounts(`ops@example.com:${PASSWORD}`, 'DEMO_ACCOUNT') } },
+  })
   const post = (app: App, email: string, password: string) =>
     app.inject({ method: 'POST', url: '/login', payload: signInBody(email, password), headers: FORM })
   t.equal((await post(configured.app, 'ops@example.com', PASSWORD)).statusCode, 303, 'the configured account signs in')
@@ -148,9 +150,41 @@ t.test('the accounts come from DEMO_ACCOUNT; the built-in one exists only on a l
     headers: { ...FORM, host: 'app.example.com', origin: 'http://app.example.com' },
   })
   t.equal(byName.statusCode, 422, 'nor with a public host name allowed')
-  t.throws(() => parseAccount('no-colon', 'DEMO_ACCOUNT'), /DEMO_ACCOUNT must be email:password/)
-  t.throws(() => parseAccount('a@b.example:short', 'DEMO_ACCOUNT'), /at least 8 characters/)
-  t.notMatch(JSON.stringify(parseAccount(`a@b.example:${PASSWORD}`, 'DEMO_ACCOUNT')), PASSWORD, 'only its hash is kept')
+})
+
+t.test('each account DEMO_ACCOUNT names signs in as itself', async (t) => {
+  const accounts = parseAccounts(`ops@example.com:${PASSWORD}, Second@Example.com:another:pass-phrase`, 'DEMO_ACCOUNT')
+  const { app } = await createTestApp(t, 'production', { config: { product: { DEMO_ACCOUNT: accounts } } })
+  for (const [email, password] of [
+    ['ops@example.com', PASSWORD],
+    ['second@example.com', 'another:pass-phrase'],
+  ] as const) {
+    const signedIn = await app.inject({ method: 'POST', url: '/login', payload: signInBody(email, password), headers: FORM })
+    t.equal(signedIn.statusCode, 303, `${email} signs in`)
+    const account = await app.inject({ url: '/account', headers: { cookie: sessionCookie(signedIn) } })
+    t.match(account.body, email, 'and the account page names it')
+  }
+  const crossed = await app.inject({ method: 'POST', url: '/login', payload: signInBody('ops@example.com', 'another:pass-phrase'), headers: FORM })
+  t.equal(crossed.statusCode, 422, "one account's password does not open the other")
+})
+
+t.test('DEMO_ACCOUNT refuses what it cannot read, naming the account and never its password', async (t) => {
+  const cases: [string, RegExp][] = [
+    ['no-colon', /^DEMO_ACCOUNT must be one or more email:password pairs separated by commas, .*; the account is not one$/],
+    [`ops@example.com:${PASSWORD},`, /account 2 of 2 is not one$/],
+    [`ops@example.com:${PASSWORD},nobody:${PASSWORD}`, /account 2 of 2 is not one$/],
+    ['a@b.example:short', /^DEMO_ACCOUNT needs passwords of at least 8 characters; the account \(a@b\.example\) has 5$/],
+    [`a@b.example:${PASSWORD},A@B.example:${PASSWORD}x`, /^DEMO_ACCOUNT names a@b\.example twice$/],
+  ]
+  for (const [raw, message] of cases) {
+    t.throws(() => parseAccounts(raw, 'DEMO_ACCOUNT'), message, raw)
+    try {
+      parseAccounts(raw, 'DEMO_ACCOUNT')
+    } catch (error) {
+      t.notMatch((error as Error).message, PASSWORD, 'the password is not repeated')
+    }
+  }
+  t.notMatch(JSON.stringify(parseAccounts(`a@b.example:${PASSWORD}`, 'DEMO_ACCOUNT')), PASSWORD, 'only its hash is kept')
 })
 
 t.test('sign-in attempts are rate-limited like every form post', async (t) => {

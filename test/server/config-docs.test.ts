@@ -1,6 +1,6 @@
 /**
  * README.md's "Configuration" table against the declarations
- * (server/framework/config/variables.ts): one row per declared variable, in their order,
+ * (server/framework/config/variables.ts, then the product's server/config.ts): one row per declared variable, in their order,
  * with the declaration's default and meaning. A difference fails naming the variable;
  * the fix is `npm run config:table -- --write`, or the declaration when the README had it right.
  */
@@ -11,7 +11,7 @@ import { declaredRows, readTable, renderTable, type Row } from '../../scripts/co
 import { projectRoot } from '../helpers/build.js'
 
 const FIX =
-  'To fix: change the declaration in server/framework/config/variables.ts if the README had it right, ' +
+  "To fix: change the declaration in server/framework/config/variables.ts (the product's: server/config.ts) if the README had it right, " +
   "then run `npm run config:table -- --write` to rewrite README.md's table from the declarations."
 
 const readme = readFileSync(path.join(projectRoot, 'README.md'), 'utf8')
@@ -22,6 +22,13 @@ function rowsOf(markdown: string): Row[] {
   if ('problem' in table) throw new Error(`README.md: ${table.problem}. ${FIX}`)
   return table.rows
 }
+
+t.test("the product's own variables are in the table after the framework's", async (t) => {
+  const names = rowsOf(readme).map((row) => row.name)
+  t.equal(names.at(-1), 'DEMO_ACCOUNT', 'server/config.ts declares it')
+  t.ok(names.indexOf('DEMO_SLOW_MS') < names.indexOf('DEMO_ACCOUNT'))
+  t.match(rowsOf(readme).at(-1)?.meaning, 'one or more `email:password` pairs separated by commas')
+})
 
 t.test('README.md has a row for every declared variable, with its default and meaning', async (t) => {
   const written = new Map(rowsOf(readme).map((row) => [row.name, row]))

@@ -138,7 +138,7 @@ t.test('the layout table is checked when the app is built', async (t) => {
     const router = createRouter(routes, layouts)
     const app = buildApp(testConfig(build.clientDir), {
       logStream: quiet,
-      application: { definition: { ...fixtureDefinition, router } as never, apiRoutes: [] },
+      application: { definition: { ...fixtureDefinition, router } as never, apiRoutes: [], configVariables: [] },
     })
     t.teardown(() => app.close())
     return router

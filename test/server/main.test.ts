@@ -114,6 +114,8 @@ t.test('bad configuration stops the process with exit 1 and one line naming the 
   const cases: Array<[Record<string, string>, string]> = [
     [{ TRUST_PROXY: '10.0.0.0/99' }, 'TRUST_PROXY'],
     [{ CLIENT_DIR: path.join(dist, 'no-such-build') }, 'CLIENT_DIR'],
+    // The product's own variable (server/config.ts), read by the same start.
+    [{ DEMO_ACCOUNT: 'ops@example.com:secret-pass,second@example.com:short' }, 'DEMO_ACCOUNT'],
   ]
   for (const [env, variable] of cases) {
     const server = start({ PORT: '0', ...env })
@@ -124,6 +126,9 @@ t.test('bad configuration stops the process with exit 1 and one line naming the 
     t.match(lines[0], new RegExp(`^Configuration error: ${variable} `), JSON.stringify(env))
     t.notMatch(server.output(), /\n\s+at /, 'no stack')
     if (variable === 'CLIENT_DIR') t.match(server.output(), /run "npm run build"/, 'the message says how to get a build')
+    if (variable === 'DEMO_ACCOUNT') {
+      t.match(lines[0], 'needs passwords of at least 8 characters; account 2 of 2 (second@example.com) has 5', 'which account and why')
+    }
   }
 })
 

@@ -11,9 +11,22 @@ function read<T>(variable: Variable<string, T>, raw: string | undefined): T {
 }
 
 export function readVariables(env: Env): Values {
+  return readEach(VARIABLES, env) as Values
+}
+
+function readEach(variables: readonly Variable[], env: Env): Record<string, unknown> {
   const values: Record<string, unknown> = {}
-  for (const variable of VARIABLES as readonly Variable[]) values[variable.name] = read(variable, env[variable.name])
-  return values as Values
+  for (const variable of variables) values[variable.name] = read(variable, env[variable.name])
+  return values
+}
+
+/** A product variable of a framework variable's name would read the same text two ways. */
+function checkProductNames(variables: readonly Variable[]): void {
+  const taken = new Set((VARIABLES as readonly Variable[]).map((variable) => variable.name))
+  for (const { name } of variables) {
+    if (taken.has(name)) throw new Error(`The product declares the configuration variable ${name} twice, or one the framework declares: rename it`)
+    taken.add(name)
+  }
 }
 
 function sessionSecrets(current: string | undefined, previous: string | undefined): string[] {
@@ -29,8 +42,11 @@ function sessionStore(kind: SessionStoreKind, redisUrl: string | undefined): Ses
   return { kind, url: redisUrl }
 }
 
-export function loadConfig(env: Env = process.env): AppConfig {
+/** The framework's variables first, then the product's (`productVariables`), each in its declared order. */
+export function loadConfig(env: Env = process.env, productVariables: readonly Variable[] = []): AppConfig {
+  checkProductNames(productVariables)
   const v = readVariables(env)
+  const product = readEach(productVariables, env)
   return {
     host: v.HOST,
     port: v.PORT,
@@ -69,7 +85,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logBufferBytes: v.LOG_BUFFER_BYTES,
     compression: v.COMPRESSION,
     openerPolicy: v.CROSS_ORIGIN_OPENER_POLICY,
-    demoAccount: v.DEMO_ACCOUNT,
     demoSlowMs: v.DEMO_SLOW_MS,
+    product,
   }
 }

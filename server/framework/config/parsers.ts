@@ -4,7 +4,6 @@ import path from 'node:path'
 import proxyAddr from '@fastify/proxy-addr'
 import { parseHostPattern, type HostPattern } from '../allowed-hosts.js'
 import { parseDsn, type ParsedDsn } from '../../../shared/framework/monitoring.js'
-import { hashPasswordSync, type PasswordHash } from '../passwords.js'
 import {
   ConfigError,
   LOG_LEVELS,
@@ -218,23 +217,6 @@ export function parseSwitch(raw: string, name: string): boolean {
   if (['on', 'true', '1'].includes(normal)) return true
   if (['off', 'false', '0'].includes(normal)) return false
   throw new ConfigError(name, `must be "on" or "off", got "${raw}"`)
-}
-
-export interface ConfiguredAccount {
-  readonly email: string
-  readonly password: PasswordHash
-}
-
-/** Split at the first colon: a password may hold colons. */
-export function parseAccount(raw: string, name: string): ConfiguredAccount {
-  const colon = raw.indexOf(':')
-  const email = raw.slice(0, Math.max(colon, 0)).trim().toLowerCase()
-  const password = colon === -1 ? '' : raw.slice(colon + 1)
-  if (!/^[^\s@:]+@[^\s@:]+$/.test(email) || password === '') {
-    throw new ConfigError(name, 'must be email:password, such as `me@example.com:a long passphrase`')
-  }
-  if (password.length < 8) throw new ConfigError(name, `needs a password of at least 8 characters; it has ${password.length}`)
-  return { email, password: hashPasswordSync(password) }
 }
 
 /** A share of time from 0 to 1 (`0.9`); 0 turns the check off. */

@@ -1,7 +1,6 @@
 /** The configuration once read, and the error a bad value throws; the variables are in variables.ts. */
 import type { HostPattern } from '../allowed-hosts.js'
 import type { ParsedDsn } from '../../../shared/framework/monitoring.js'
-import type { ConfiguredAccount } from './parsers.js'
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent'
 export const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -44,7 +43,8 @@ export interface AppConfig {
   readonly compression: boolean
   /** Undefined (the default) sends none. */
   readonly openerPolicy: OpenerPolicy | undefined
-  readonly demoAccount: ConfiguredAccount | undefined
+  /** The product's own variables (config/product.ts), by name; `ProductConfig.of` reads them typed. */
+  readonly product: Readonly<Record<string, unknown>>
   readonly demoSlowMs: number
 }
 

@@ -28,6 +28,9 @@ function variable<const N extends string, T>(declaration: Variable<N, T>): Varia
   return declaration
 }
 
+/** A product's variable (config/product.ts): the same declaration as the framework's own. */
+export const defineVariable = variable
+
 const none = <T>(value: T) => ({ text: 'none', value: () => value })
 
 /** dist/server/main.js -> dist/client. */
@@ -280,15 +283,6 @@ export const VARIABLES = [
       'See [Security](docs/guide/security.md)',
     default: { literal: 'off' },
     parse: parse.parseOpenerPolicy,
-  }),
-  variable({
-    name: 'DEMO_ACCOUNT',
-    meaning:
-      "the demo's one account, `email:password` (hashed with scrypt at start). Unset, `demo@example.com` / `demo-password` " +
-      'signs in only where nothing but this machine reaches the server (HOST a loopback address, TRUST_PROXY off, ' +
-      'ALLOWED_HOSTS unset); anywhere else, behind a proxy on the same machine included, no account exists until this is set',
-    default: none(undefined),
-    parse: parse.parseAccount,
   }),
   variable({
     name: 'DEMO_SLOW_MS',
