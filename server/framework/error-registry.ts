@@ -130,6 +130,9 @@ export const errors = {
     416,
   ),
 
+  // Stored files (uploads/private-files.ts): a malformed range gets the whole file instead.
+  FILE_RANGE: createError(E.RANGE_NOT_SATISFIABLE, 'The range asked for starts past the end of the file (its length is in Content-Range).', 416),
+
   // The monitoring tunnel.
   TUNNEL_BODY_TOO_LARGE: createError(E.BAD_REQUEST, 'Envelopes may be at most %s bytes.', 413),
   TUNNEL_PARAMETERS: createError(E.BAD_REQUEST, 'Tunnel URLs take only the parameters o, p and r.', 400),
