@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
-import { ConfigError, loadConfig } from '../../server/framework/config.js'
+import { ConfigError, defineConfig, defineVariable, loadConfig } from '../../server/framework/config.js'
 
 t.test('defaults: port 3000 on loopback, info logs, no trusted proxy', async (t) => {
   const config = loadConfig({})
@@ -171,4 +171,24 @@ t.test('a bad REDIS_URL is refused without repeating it: it may hold a password'
   } catch (error) {
     t.notMatch((error as Error).message, 'hunter2')
   }
+})
+
+t.test("the product's variables are read with the framework's, typed, and may not take a framework variable's name", async (t) => {
+  const pageSize = defineVariable({
+    name: 'NOTES_PAGE_SIZE',
+    meaning: 'notes per page',
+    default: { literal: '20' },
+    parse: (raw, name) => {
+      if (!/^[1-9]\d{0,2}$/.test(raw)) throw new ConfigError(name, `must be a whole number from 1 to 999, got "${raw}"`)
+      return Number(raw)
+    },
+  })
+  const product = defineConfig([pageSize])
+  t.same(loadConfig({}, product.variables).product, { NOTES_PAGE_SIZE: 20 }, 'the default, parsed')
+  t.same(loadConfig({ NOTES_PAGE_SIZE: '50' }, product.variables).product, { NOTES_PAGE_SIZE: 50 })
+  t.throws(() => loadConfig({ NOTES_PAGE_SIZE: 'many' }, product.variables), { name: 'ConfigError', variable: 'NOTES_PAGE_SIZE' })
+  const read: number = product.of({ config: loadConfig({}, product.variables) } as never).NOTES_PAGE_SIZE
+  t.equal(read, 20, 'read back typed from the instance')
+  t.throws(() => loadConfig({}, [{ ...pageSize, name: 'PORT' }]), /declares the configuration variable PORT twice, or one the framework declares/)
+  t.throws(() => loadConfig({}, [pageSize, pageSize]), /NOTES_PAGE_SIZE twice/)
 })
