@@ -5,10 +5,10 @@
  * the only thing a URL carries, checked against its exact form before any path is made,
  * so no id reaches another file.
  *
- * One answer for "no such file" and "not yours": a 404 the same in status, headers and
+ * One response for "no such file" and "not yours": a 404 the same in status, headers and
  * body, so an id cannot be probed for. The ETag is the content's hash: a file never
  * changes under its id. `private, no-cache`: a browser may keep it but asks each time,
- * so access taken away is taken away at once, and the answer is a cheap 304.
+ * so access taken away is taken away at once, and the response is a cheap 304.
  */
 import { randomBytes } from 'node:crypto'
 import { constants, createReadStream } from 'node:fs'
@@ -84,7 +84,7 @@ export async function sendStoredFile(request: FastifyRequest, reply: FastifyRepl
   reply.header('x-content-type-options', 'nosniff')
   reply.header('content-disposition', contentDisposition(options.disposition ?? 'inline', file.name))
   reply.header('accept-ranges', 'bytes')
-  // Bytes as stored: a range counts them, and a compressed answer would count others.
+  // Bytes as stored: a range counts them, and a compressed response would count others.
   reply.header('content-encoding', 'identity')
   const { start, end } = range ?? { start: 0, end: file.size - 1 }
   if (range) reply.code(206).header('content-range', `bytes ${start}-${end}/${file.size}`)
@@ -104,7 +104,7 @@ function matchesAny(header: string | undefined, etag: string): boolean {
 /**
  * One range of `bytes=`: a malformed header, another unit or several ranges get the
  * whole file (RFC 9110 lets a server ignore Range; several ranges would be a multipart
- * answer nobody here needs, and a way to ask for the same bytes many times over).
+ * response nobody here needs, and a way to ask for the same bytes many times over).
  */
 export function parseRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
   const match = header === undefined ? null : /^bytes=(\d*)-(\d*)$/.exec(header.trim())
