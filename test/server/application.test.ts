@@ -30,7 +30,7 @@ t.test('a route, then its modules, one file at a time: each missing one is named
   const copy = copyProject(t, 'application')
   copy.edit('shared/routes.ts', (text) =>
     text.replace(
-      "about: route<AboutData>()({ pattern: '/about', mode: 'static' }),",
+      "about: route<AboutData>()({ pattern: '/about', mode: 'static', sharedCache: { maxAge: 300 } }),",
       "$&\n  extra: route<AboutData>()({ pattern: '/extra', mode: 'static' }),",
     ),
   )
