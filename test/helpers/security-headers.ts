@@ -3,7 +3,18 @@ import type { FastifyInstance } from 'fastify'
 import type { Test } from 'tap'
 
 /** Headers of a page answer that are not security headers. */
-const NOT_SECURITY = new Set(['content-type', 'content-length', 'cache-control', 'cdn-cache-control', 'etag', 'x-request-id', 'date', 'connection', 'keep-alive', 'vary'])
+const NOT_SECURITY = new Set([
+  'content-type',
+  'content-length',
+  'cache-control',
+  'cdn-cache-control',
+  'etag',
+  'x-request-id',
+  'date',
+  'connection',
+  'keep-alive',
+  'vary',
+])
 
 /**
  * The security headers the security plugin puts on a page answer: a refusal must carry every one

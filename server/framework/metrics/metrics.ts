@@ -107,6 +107,8 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
     labelNames: ['result'] as const,
     registers: [registry],
   })
+  const staticHit = staticLookups.labels({ result: 'hit' })
+  const staticMiss = staticLookups.labels({ result: 'miss' })
   new Gauge({
     name: 'app_static_page_cache_entries',
     help: 'Static pages kept in memory.',
@@ -227,7 +229,8 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
       deferred.inc({ route, outcome })
     },
     staticPage(hit) {
-      staticLookups.inc({ result: hit ? 'hit' : 'miss' })
+      if (hit) staticHit.inc()
+      else staticMiss.inc()
     },
     rateLimited(limit) {
       rateLimited.inc({ limit })

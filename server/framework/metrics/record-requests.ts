@@ -5,7 +5,9 @@ import type { Metrics } from './metrics.js'
 import { routeLabelOf } from './route-label.js'
 
 export function recordRequests(app: FastifyInstance, metrics: Metrics): void {
-  app.addHook('onResponse', async function recordRequest(request, reply) {
+  // A callback hook: an async one costs a promise per response.
+  app.addHook('onResponse', function recordRequest(request, reply, done) {
     metrics.request(routeLabelOf(request), request.method, reply.statusCode, requestKindOf(request), reply.elapsedTime / 1000)
+    done()
   })
 }
