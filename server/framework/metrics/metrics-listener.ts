@@ -9,6 +9,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import type { Registry } from 'prom-client'
 import type { PrometheusMetrics } from './metrics.js'
 import { recordRequests } from './record-requests.js'
+import { declarePageRouteLabel } from './route-label.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,6 +21,7 @@ declare module 'fastify' {
 /** Counts every response, and listens on the metrics port while the app runs (from ready to close). */
 export function serveMetrics(app: FastifyInstance, metrics: PrometheusMetrics, where: { readonly host: string; readonly port: number }): void {
   let server: http.Server | undefined
+  declarePageRouteLabel(app)
   recordRequests(app, metrics)
   app.decorate('metricsAddress', () => server?.address() as AddressInfo | undefined)
   // At ready, not at listen: a port already taken stops the start like the app's own port does.

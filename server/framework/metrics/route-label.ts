@@ -3,17 +3,27 @@
  * pattern of the Fastify route that took it (`/api/health`, `/assets/*`), else `unmatched`.
  * Never the URL itself, which a visitor chooses.
  */
-import type { FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 
-const pageRoutes = new WeakMap<FastifyRequest, string>()
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set where pages and actions are matched, with metrics on (a property: a WeakMap of requests burdens the GC). */
+    pageRouteId?: string | undefined
+  }
+}
+
+/** With metrics on: every request gets the property from the start, so its shape never changes. */
+export function declarePageRouteLabel(app: FastifyInstance): void {
+  app.decorateRequest('pageRouteId', undefined)
+}
 
 /** Called where the router matches a page or action, so the metrics name what was served. */
 export function labelPageRoute(request: FastifyRequest, routeId: string | undefined): void {
-  if (routeId !== undefined && request.server.metrics.enabled) pageRoutes.set(request, routeId)
+  if (routeId !== undefined && request.server.metrics.enabled) request.pageRouteId = routeId
 }
 
 export function routeLabelOf(request: FastifyRequest): string {
-  const page = pageRoutes.get(request)
+  const page = request.pageRouteId
   if (page !== undefined) return page
   const pattern = request.routeOptions.url
   // The page and page-data catch-alls took a path no page route matched.
