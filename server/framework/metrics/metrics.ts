@@ -199,7 +199,7 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
     enabled: true,
     registry,
     request(route, method, status, kind, seconds) {
-      // prom-client hashes a label object on every call; a series' children, kept by a flat key, skip that.
+      // The label object is built and checked once per series; prom-client's child still hashes it per call.
       const key = `${route}\n${method}\n${status}\n${kind}`
       let series = requestSeries.get(key)
       if (!series) {
