@@ -8,7 +8,7 @@
 import t from 'tap'
 import { SERVER_ERROR_TEXT } from '../../shared/framework/error-texts.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
-import { devGet as get, editServerCode as editServer, startDevServer } from '../helpers/dev-server.js'
+import { assertReloadedThenHotUpdated, devGet as get, editServerCode as editServer, startDevServer } from '../helpers/dev-server.js'
 
 t.test('server code: edits restart the server; failures show the real error in development', async (t) => {
   const dev = await startDevServer(t)
@@ -55,10 +55,7 @@ t.test('server code: edits restart the server; failures show the real error in d
     await dev.waitForOutput(/\[dev\] restarted in \d+ ms/, from)
     await page.locator('input[name="name"][maxlength="50"]').waitFor({ timeout: 20_000 })
     await waitForHydration(page)
-    t.equal(documentRequests.length, 2, 'the tab reloaded by itself, once')
-    dev.edit('client/pages/contact.tsx', (text) => text.replace('<h1>Contact</h1>', '<h1>Contact (edited)</h1>'))
-    await page.getByRole('heading', { name: 'Contact (edited)' }).waitFor()
-    t.equal(documentRequests.length, 2, 'and hot updates go on in place')
+    await assertReloadedThenHotUpdated(t, dev, page, documentRequests, 2, { file: 'client/pages/contact.tsx', heading: 'Contact' })
   })
 
   t.test('a loader error: the overlay in the browser and the terminal have its message and stack', async (t) => {

@@ -5,6 +5,8 @@
  * the server it started and Vite, whatever state they are in.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
+import type tap from 'tap'
+import type { Page } from 'playwright-core'
 import { once } from 'node:events'
 import { copyProject } from './project-copy.js'
 import { freePort } from './ports.js'
@@ -80,4 +82,22 @@ export async function editServerCode(dev: DevServer, file: string, edit: (text: 
   const from = dev.output().length
   dev.edit(file, edit)
   await dev.waitForOutput(new RegExp(`${file.replace(/[.]/g, '\\.')} changed: restarting[^]*Development server ready at `), from)
+}
+
+/**
+ * After an edit that reloads the tab: it reloaded by itself, once (`loads` documents in all),
+ * and an edit of `file`'s `<h1>heading</h1>` then shows by Fast Refresh, with no load more.
+ */
+export async function assertReloadedThenHotUpdated(
+  t: Pick<typeof tap, 'equal'>,
+  dev: DevServer,
+  page: Page,
+  documentRequests: readonly string[],
+  loads: number,
+  { file, heading }: { readonly file: string; readonly heading: string },
+): Promise<void> {
+  t.equal(documentRequests.length, loads, 'the tab reloaded by itself, once')
+  dev.edit(file, (text) => text.replace(`<h1>${heading}</h1>`, `<h1>${heading} (edited)</h1>`))
+  await page.getByRole('heading', { name: `${heading} (edited)` }).waitFor()
+  t.equal(documentRequests.length, loads, 'and Fast Refresh works in it again')
 }
