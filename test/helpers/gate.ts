@@ -11,7 +11,7 @@ export interface Gate {
   readonly count: number
   /** Waits until the page has made `n` matching requests. */
   seen(n: number): Promise<void>
-  /** Lets the answer of the `index`th matching request (from 0) through, once the server gave it. */
+  /** Lets the answer of the `index`th matching request (from 0) through, once it was made and the server gave it. */
   release(index: number): Promise<void>
   /** Lets every held answer through, and every later one at once. */
   open(): Promise<void>
@@ -29,9 +29,12 @@ export async function gate(page: Page, url: string | RegExp, method: 'GET' | 'PO
     answers.push(held)
     if (opened) await held.fulfil(await answer)
   })
+  const seen = (n: number) => waitUntil(() => answers.length >= n, `${n} requests reached the gate for ${String(url)}`)
   const release = async (index: number) => {
-    const held = answers[index]
-    if (!held) throw new Error(`No request ${index} through the gate (${answers.length} so far)`)
+    // A click's request reaches the gate some ticks after the click resolves (the form reads
+    // its fields, asks its confirm): wait for it rather than race it.
+    await seen(index + 1)
+    const held = answers[index]!
     if (held.released) return
     held.released = true
     await held.fulfil(await held.answer)
@@ -40,7 +43,7 @@ export async function gate(page: Page, url: string | RegExp, method: 'GET' | 'PO
     get count() {
       return answers.length
     },
-    seen: (n) => waitUntil(() => answers.length >= n, `${n} requests reached the gate for ${String(url)}`),
+    seen,
     release,
     async open() {
       opened = true
