@@ -27,6 +27,7 @@ import type {
 import type { ResponseControl } from './response-control.js'
 import type { SessionControl } from './session.js'
 import type { Guard } from './guards.js'
+import type { BrowserBound } from './server-only.js'
 import type { LayoutModules, PageImports } from '../../client/framework/page-module.js'
 
 /** What every loader and action gets. */
@@ -144,7 +145,7 @@ export type ServerLayout<L extends AnyLayout = AnyLayout> = DocumentHooks &
     ? { readonly loader?: undefined }
     : {
         /** Returns the layout's data, or throws `notFound()`, `redirect()` or an `HttpError`. */
-        loader(context: LayoutLoaderContext<L>): LayoutDataOf<L> | Promise<LayoutDataOf<L>>
+        loader(context: LayoutLoaderContext<L>): BrowserBound<LayoutDataOf<L>> | Promise<BrowserBound<LayoutDataOf<L>>>
       }) &
   ([ActionName<L>] extends [never] ? { readonly actions?: undefined } : { readonly actions: LayoutActionHandlers<L> })
 
@@ -172,8 +173,11 @@ export type ServerLayouts<Layouts extends LayoutTable> = {
 }
 
 interface PageLoader<R extends AnyRoute> {
-  /** Returns the page data, or throws `notFound()`, `redirect()` or an `HttpError`. */
-  loader(context: LoaderContext<R>): DataOf<R> | Promise<DataOf<R>>
+  /**
+   * Returns the page data, or throws `notFound()`, `redirect()` or an `HttpError`. A
+   * `ServerOnly` record anywhere in it does not compile (./server-only.ts).
+   */
+  loader(context: LoaderContext<R>): BrowserBound<DataOf<R>> | Promise<BrowserBound<DataOf<R>>>
 }
 
 /** A route's server side: its loader and, exactly when the route declares actions, their handlers. */

@@ -12,6 +12,7 @@ import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { SECURITY_HEADER_NAMES } from './security-headers.js'
 import { SESSION_COOKIE, type RequestSession, type SessionControl } from './session.js'
 import { isHttps } from './request-scheme.js'
+import { markServerOnlyValue } from './server-only.js'
 
 export interface CookieOptions {
   /** Seconds until the cookie expires; a session cookie when neither this nor `expires` is given. */
@@ -73,6 +74,8 @@ export interface CollectedResponse {
   applyTo(reply: FastifyReply): Promise<void>
 }
 
+const SESSION_COOKIE_MESSAGE = "the session cookie stays between the server and the browser's cookie jar: never in a page or an answer"
+
 /** One collection per request: an action and the loader run after it share the session and the effects. */
 const collections = new WeakMap<FastifyRequest, CollectedResponse>()
 
@@ -84,6 +87,10 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
   let saveFailed = false
   let cookieChanged = false
   const session = request.server.sessions.open(request)
+  // The session cookie (a sealed session, or a stored one's id) is handed to loaders and
+  // actions with the other cookies: it is server-only while this request lives.
+  const sessionCookie = request.cookies[SESSION_COOKIE]
+  if (sessionCookie) markServerOnlyValue(sessionCookie, SESSION_COOKIE_MESSAGE, request)
   const secure = isHttps(request)
   const control: ResponseControl = {
     setCookie(name, value, options = {}) {

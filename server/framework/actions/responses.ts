@@ -11,6 +11,7 @@ import type { Failure, ServerError } from '../failures.js'
 import type { AppView } from '../render/app-view.js'
 import type { PageHandlers } from '../render/page-handlers.js'
 import { devErrorOf, locationOfTarget } from '../render/resolve-page.js'
+import { toBrowserJson } from '../server-only.js'
 
 export function wantsJson(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('application/json')
@@ -57,7 +58,10 @@ export function actionResponses(pages: PageHandlers): ActionResponses {
 
   async function respondInvalid(request: FastifyRequest, reply: FastifyReply, view: AppView, location: CanonicalLocation, state: ActionState) {
     reply.header('cache-control', NO_STORE)
-    if (wantsJson(request)) return reply.code(422).send({ ok: false, ...state } satisfies ActionResponse)
+    if (wantsJson(request)) {
+      const routeId = view.definition.router.match(location.pathname)?.id
+      return sendJson(reply, 422, { ok: false, ...state } satisfies ActionResponse, actionAnswer(state.action, routeId ?? 'unmatched'))
+    }
     const resolution = await pages.resolve(request, view, location)
     await resolution.response?.applyTo(reply)
     if (resolution.kind === 'redirect') return reply.redirect(resolution.location, 303)
@@ -73,6 +77,16 @@ export function actionResponses(pages: PageHandlers): ActionResponses {
 function respondSuccess(request: FastifyRequest, reply: FastifyReply, to: string, changed?: ChangedOnWire) {
   const location = sameSiteLocation(to)
   reply.header('cache-control', NO_STORE)
-  if (wantsJson(request)) return reply.send({ ok: true, redirect: location, ...(changed ? { changed } : {}) } satisfies ActionResponse)
+  if (wantsJson(request)) {
+    const body = { ok: true, redirect: location, ...(changed ? { changed } : {}) } satisfies ActionResponse
+    return sendJson(reply, 200, body, `The answer of an action posted to ${request.url.split('?')[0]}`)
+  }
   return reply.redirect(location, 303)
+}
+
+const actionAnswer = (action: string, routeId: string) => `The answer of action "${action}" of route "${routeId}"`
+
+/** Through the one serializer of browser answers: a server-only value refused is thrown to the error handler, a 500. */
+function sendJson(reply: FastifyReply, status: number, body: ActionResponse, answer: string): FastifyReply {
+  return reply.code(status).type('application/json; charset=utf-8').send(toBrowserJson(body, answer))
 }

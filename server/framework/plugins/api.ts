@@ -11,6 +11,7 @@ import { AppError, errors } from '../error-registry.js'
 import { sendMethodNotAllowed } from '../error-responses.js'
 import { foreignCharset } from '../content-charset.js'
 import { guardApiRequest } from '../guards.js'
+import { refuseServerOnly } from '../server-only.js'
 
 const toArray = <T>(value: T | readonly T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? [...value] : [value as T])
 
@@ -41,11 +42,29 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
   fastify.removeContentTypeParser('text/plain')
   fastify.removeContentTypeParser('application/json')
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, parseJsonBody)
+  // Fastify serializes an answer by its route's response schema, so it is checked before: the
+  // whole value the handler returned, a field the schema would drop included.
+  fastify.addHook('preSerialization', refuseServerOnlyAnswer)
   fastify.setNotFoundHandler(sendApiNotFound)
   fastify.all('/*', { onRequest: sendApiNotFound }, sendApiNotFound)
   fastify.all('/', { onRequest: sendApiNotFound }, sendApiNotFound)
 
   for (const plugin of opts.routes) await fastify.register(plugin)
+}
+
+/** A callback hook: it runs on every /api answer that is not a string already. */
+function refuseServerOnlyAnswer(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  payload: unknown,
+  done: (error: Error | null, payload?: unknown) => void,
+) {
+  try {
+    refuseServerOnly(payload, `The /api answer of ${request.method} ${request.routeOptions.url ?? request.url}`)
+  } catch (error) {
+    return done(error as Error)
+  }
+  done(null, payload)
 }
 
 /** Matched the way Fastify matches them (find-my-way). */

@@ -10,6 +10,7 @@ import type { FastifyRequest } from 'fastify'
 import { deferredKeysOf, type DeferredOutcome, type DeferredRef } from '../../../shared/framework/deferred.js'
 import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
 import { serverError } from '../failures.js'
+import { toBrowserJson } from '../server-only.js'
 
 /** A part's failure, already reported: React and the answer pass on its digest and nothing else. */
 export class DeferredFailure extends Error {
@@ -98,9 +99,9 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
     throw new PartTimedOut(ref.key, deadline.timeoutMs)
   })
   type Thenable = Promise<unknown> & { status?: string; value?: unknown; reason?: unknown }
-  // A value JSON cannot carry (a BigInt, a cycle) fails here, as the part's failure,
-  // not later while it is written into an answer.
-  const arrived = Promise.race([part, late]).then((value) => (JSON.stringify(value), value))
+  // A value JSON cannot carry (a BigInt, a cycle) or a server-only value fails here, as
+  // the part's failure, not later while it is written into an answer.
+  const arrived = Promise.race([part, late]).then((value) => (toBrowserJson(value, partAnswer(ref, source), partPath(ref)), value))
   const route = source.routeId ?? 'unmatched'
   const { metrics } = request.server
   const promise: Thenable = arrived.then(
@@ -126,6 +127,13 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
   outcomes.set(promise, outcome)
   return promise
 }
+
+function partAnswer(ref: DeferredRef, source: PartSource): string {
+  return `The deferred part "${ref.key}" of route "${source.routeId ?? 'unmatched'}"`
+}
+
+/** Where the part is in the page's data, as a payload path. */
+const partPath = (ref: DeferredRef) => (ref.layout !== undefined ? `layouts.${ref.layout}.${ref.key}` : `data.${ref.key}`)
 
 function partFailed(request: FastifyRequest, error: unknown, source: PartSource, ref: DeferredRef): string {
   return serverError(request, error, 'deferred data failed', { ...source, part: ref.key }).digest

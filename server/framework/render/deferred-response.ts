@@ -73,17 +73,19 @@ export function partWriter(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, no
 
 /**
  * A page-data answer with deferred parts: one JSON value per line, the payload first
+ * (`json`, made before anything is sent)
  * (its parts as placeholders), then each part's outcome as it settles; compressed here,
  * each line flushed, when the client takes an encoding we use.
  */
-export function sendDeferredData(reply: FastifyReply, payload: RenderPayload, compression: boolean): FastifyReply {
+export function sendDeferredData(reply: FastifyReply, payload: RenderPayload, json: string, compression: boolean): FastifyReply {
   const outcomes = deferredOutcomes(payload)
   async function* lines() {
-    yield `${JSON.stringify(payload)}\n`
+    yield `${json}\n`
     const pending = new Map(outcomes.map((outcome, index) => [index, outcome.then((settled) => ({ index, settled }))]))
     while (pending.size > 0) {
       const { index, settled } = await Promise.race(pending.values())
       pending.delete(index)
+      // Its value was checked for server-only values when it arrived (./deferred-parts.ts).
       yield `${JSON.stringify(settled)}\n`
     }
   }

@@ -5,7 +5,8 @@
  */
 import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
-import { escapeHtml, serializeForScript } from '../../../shared/framework/html.js'
+import { escapeHtml, escapeJsonForScript, serializeForScript } from '../../../shared/framework/html.js'
+import { pageAnswer, toBrowserJson } from '../server-only.js'
 import { headTagsOf, titleOf } from '../../../client/framework/view/page-head.js'
 import { HEAD_MARKER } from '../../../shared/framework/head.js'
 import type { PageRender } from './render-page.js'
@@ -84,7 +85,7 @@ export function renderDocumentHead(render: PageRender): string {
       ? developmentScripts(manifest.devScripts, escapeHtml(render.nonce.script), escapeHtml(render.nonce.style))
       : '') +
     preloads +
-    `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(payload)}</script>` +
+    `<script type="application/json" id="${BOOTSTRAP_ELEMENT_ID}"${nonceAttribute}>${escapeJsonForScript(toBrowserJson(payload, pageAnswer(payload)))}</script>` +
     (render.monitoring
       ? `<script type="application/json" id="${MONITORING_ELEMENT_ID}"${nonceAttribute}>${serializeForScript(render.monitoring)}</script>`
       : '') +

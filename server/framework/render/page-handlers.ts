@@ -22,6 +22,7 @@ import { StaticCache, type StaticData, type StaticPage } from './static-pages.js
 import { mayCache, rememberData, sendDocument, sendStaticData, sendStaticPage, type PageSender } from './send-document.js'
 import type { InlineStyle } from './inline-style.js'
 import { sendDeferredData } from './deferred-response.js'
+import { pageAnswer, toBrowserJson } from '../server-only.js'
 import { labelPageRoute } from '../metrics/route-label.js'
 import type { Metrics } from '../metrics/metrics.js'
 
@@ -157,9 +158,25 @@ async function handleDataRequest(
     return reply.header('cache-control', NO_STORE).send(redirect)
   }
   const { payload } = resolution
-  if (mayCache(sender, payload)) return sendStaticData(sender, request, reply, rememberData(sender, location.pageKey, payload))
-  if (payload.deferred) return sendDeferredData(reply, payload, sender.opts.compression)
-  return reply.header('cache-control', NO_STORE).code(payload.status).send(payload)
+  const json = payloadJson(sender, request, payload)
+  if (typeof json !== 'string') return reply.header('cache-control', NO_STORE).code(json.status).send(json)
+  if (mayCache(sender, payload)) return sendStaticData(sender, request, reply, rememberData(sender, location.pageKey, payload, json))
+  if (payload.deferred) return sendDeferredData(reply, payload, json, sender.opts.compression)
+  return reply.header('cache-control', NO_STORE).code(payload.status).type('application/json; charset=utf-8').send(json)
+}
+
+/**
+ * The payload as JSON for the browser; a payload it cannot be (a server-only value in it,
+ * a value JSON cannot carry) is a server error, answered as a loader's failure is.
+ */
+function payloadJson(sender: PageSender, request: FastifyRequest, payload: RenderPayload): string | ErrorPayload {
+  try {
+    return toBrowserJson(payload, pageAnswer(payload))
+  } catch (error) {
+    const { digest } = serverError(request, error, 'page data refused', payload.routeId !== undefined ? { routeId: payload.routeId } : {})
+    const devError = sender.opts.development ? { devError: devErrorOf(error) } : {}
+    return { kind: 'error', status: 500, digest, buildId: payload.buildId, ...devError }
+  }
 }
 
 /** A page served from memory, for the metrics: a cache hit, and the route it belongs to. */

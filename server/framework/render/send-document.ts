@@ -22,6 +22,7 @@ import { pipeline } from 'node:stream'
 import { timeStep, timeSync } from '../metrics/timing.js'
 import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-response.js'
+import { pageAnswer, toBrowserJson } from '../server-only.js'
 
 /** What sending pages keeps for the server's life: its options, the static routes' responses, its 500 page. */
 export interface PageSender {
@@ -40,8 +41,14 @@ function isStreamed(view: AppView, payload: RenderPayload): boolean {
   return payload.kind === 'page' && view.definition.router.routes[payload.routeId]?.stream === true
 }
 
-export function rememberData(sender: PageSender, key: string, payload: RenderPayload): StaticData {
-  const data = { json: JSON.stringify(payload), etag: etagFor('data', payload), routeId: payload.routeId }
+/** `json`: the payload as the page-data answer has it already; else made here (the document's static page). */
+export function rememberData(
+  sender: PageSender,
+  key: string,
+  payload: RenderPayload,
+  json = toBrowserJson(payload, pageAnswer(payload)),
+): StaticData {
+  const data = { json, etag: etagFor('data', payload), routeId: payload.routeId }
   sender.staticData.set(key, data)
   sender.opts.metrics.staticPage(false)
   return data

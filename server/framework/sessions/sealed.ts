@@ -8,6 +8,7 @@ import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { cookieOptions, expireCookie, SESSION_COOKIE } from './cookie.js'
 import { refreshAfterMs, remainingMs, type SessionLifetimes } from './lifetimes.js'
+import { markServerOnlyValue } from '../server-only.js'
 import { checkKey, FLASH_KEY, isEmpty, type Held, type RequestSession, type SessionControl } from './types.js'
 
 /** A sealed session as its cookie holds it. */
@@ -138,6 +139,8 @@ function sealedControl(state: SealedState): SessionControl {
   }
 }
 
+const SEALED_MESSAGE = 'a sealed session goes to the browser as its cookie only, never in a page or an answer'
+
 /** Sets or expires the cookie where the session changed since it was last set on this answer, or is due for sealing. */
 function applySealed(state: SealedState, reply: FastifyReply): void {
   const { request, held } = state
@@ -156,7 +159,9 @@ function applySealed(state: SealedState, reply: FastifyReply): void {
   }
   const now = state.clock()
   const maxAge = Math.ceil(remainingMs(held.createdAt, now, state.lifetimes) / 1000)
-  reply.setCookie(SESSION_COOKIE, state.sealed ?? seal(state, held), { ...cookieOptions(request), maxAge })
+  const sealed = state.sealed ?? seal(state, held)
+  markServerOnlyValue(sealed, SEALED_MESSAGE, request)
+  reply.setCookie(SESSION_COOKIE, sealed, { ...cookieOptions(request), maxAge })
   state.browserHasCookie = true
   state.usedAt = now
   state.rotated = false

@@ -9,6 +9,7 @@ import { cookieOptions, SESSION_COOKIE } from './cookie.js'
 import { refreshAfterMs, remainingMs } from './lifetimes.js'
 import { dropCookie, open, type StoredState } from './stored-state.js'
 import { isEmpty, type Held } from './types.js'
+import { markServerOnlyValue } from '../server-only.js'
 
 /**
  * Unchanged: the session's TTL set again when it is due. A cookie naming no live session
@@ -38,6 +39,7 @@ async function keep(state: StoredState, reply: FastifyReply, session: Held, now:
     if (!kept) dropCookie(state, reply)
   } else {
     const id = newSessionId()
+    markServerOnlyValue(id, 'a session id goes to the browser as its cookie only, never in a page or an answer', state.request)
     await store.save(sessionKey(id), value, ttlMs, { existing: false, ...(key ? { replacing: key } : {}) })
     state.found = { id, record, ttlMs }
     state.browserId = id
