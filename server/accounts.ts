@@ -8,14 +8,16 @@
  */
 import type { FastifyRequest } from 'fastify'
 import { isIP } from 'node:net'
-import { config as productConfig, type ConfiguredAccount } from './config.js'
-import { hashPasswordSync, verifyPassword, type PasswordHash } from './framework/index.js'
+import { ACCOUNT_MESSAGE, config as productConfig, type ConfiguredAccount } from './config.js'
+import { hashPasswordSync, markServerOnly, verifyPassword, type PasswordHash } from './framework/index.js'
 
 export const DEMO_EMAIL = 'demo@example.com'
 export const DEMO_PASSWORD = 'demo-password'
 
-/** Hashed at start, like a configured password (no request waits for it). */
-const DEMO_HASH: PasswordHash = hashPasswordSync(DEMO_PASSWORD)
+/** Hashed at start, like a configured password (no request waits for it); server-only, as they are (server/config.ts). */
+const DEMO_ACCOUNTS: readonly ConfiguredAccount[] = [
+  markServerOnly({ email: DEMO_EMAIL, password: hashPasswordSync(DEMO_PASSWORD) }, ACCOUNT_MESSAGE),
+]
 
 /** Compared against when no account has the email, so a wrong email takes as long as a wrong password. */
 const NO_ACCOUNT: PasswordHash = hashPasswordSync('no account has this password')
@@ -33,8 +35,7 @@ export function onlyThisMachine(config: Pick<FastifyRequest['server']['config'],
 
 export async function checkCredentials(request: FastifyRequest, email: string, password: string): Promise<string | undefined> {
   const { config } = request.server
-  const accounts: readonly ConfiguredAccount[] =
-    productConfig.of(request).DEMO_ACCOUNT ?? (onlyThisMachine(config) ? [{ email: DEMO_EMAIL, password: DEMO_HASH }] : [])
+  const accounts: readonly ConfiguredAccount[] = productConfig.of(request).DEMO_ACCOUNT ?? (onlyThisMachine(config) ? DEMO_ACCOUNTS : [])
   const wanted = email.trim().toLowerCase()
   const account = accounts.find((candidate) => candidate.email === wanted)
   const known = account !== undefined

@@ -3,7 +3,7 @@
  * (a bad value stops the start, naming it) and listed in README.md's table after them.
  * Read them typed with `config.of(request)`.
  */
-import { ConfigError, defineConfig, defineVariable, hashPasswordSync, type PasswordHash } from './framework/index.js'
+import { ConfigError, defineConfig, defineVariable, hashPasswordSync, markServerOnly, type PasswordHash } from './framework/index.js'
 
 export interface ConfiguredAccount {
   readonly email: string
@@ -11,6 +11,9 @@ export interface ConfiguredAccount {
 }
 
 const MIN_PASSWORD_LENGTH = 8
+
+/** Its hash is server-only already (the framework's passwords helper); the record is too, so it is named whole. */
+export const ACCOUNT_MESSAGE = 'a demo account holds its password hash: return its email, not the account'
 
 /**
  * Each account is split at its first colon: a password may hold colons, not commas. A
@@ -34,7 +37,7 @@ export function parseAccounts(raw: string, name: string): readonly ConfiguredAcc
       throw new ConfigError(name, `needs passwords of at least ${MIN_PASSWORD_LENGTH} characters; ${place} (${email}) has ${password.length}`)
     }
     if (accounts.some((account) => account.email === email)) throw new ConfigError(name, `names ${email} twice`)
-    accounts.push({ email, password: hashPasswordSync(password) })
+    accounts.push(markServerOnly({ email, password: hashPasswordSync(password) }, ACCOUNT_MESSAGE))
   }
   return accounts
 }

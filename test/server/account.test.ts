@@ -10,6 +10,7 @@ import { sessionCookie, setCookies } from '../helpers/cookies.js'
 import { BOUNDARY, multipartBody } from '../helpers/multipart.js'
 import { bootstrapOf } from '../helpers/page-html.js'
 import { parseAccounts } from '../../server/config.js'
+import { toBrowserJson } from '../../server/framework/server-only.js'
 import { parseHostPattern } from '../../server/framework/allowed-hosts.js'
 import { WRONG_CREDENTIALS } from '../../server/pages/login.js'
 
@@ -185,6 +186,16 @@ t.test('DEMO_ACCOUNT refuses what it cannot read, naming the account and never i
     }
   }
   t.notMatch(JSON.stringify(parseAccounts(`a@b.example:${PASSWORD}`, 'DEMO_ACCOUNT')), PASSWORD, 'only its hash is kept')
+})
+
+t.test("the demo's accounts and their hashes are server-only: a loader's copy of one is refused", async (t) => {
+  const [account] = parseAccounts(`a@b.example:${PASSWORD}`, 'DEMO_ACCOUNT')
+  t.throws(() => toBrowserJson({ account }, 'The page data of route "account"'), { path: 'account', message: /return its email, not the account$/ })
+  t.throws(() => toBrowserJson({ account: { ...account } }, 'The page data of route "account"'), {
+    path: 'account.password',
+    message: /a password hash stays on the server/,
+  })
+  t.equal(toBrowserJson({ email: account!.email }, 'The page data of route "account"'), '{"email":"a@b.example"}')
 })
 
 t.test('sign-in attempts are rate-limited like every form post', async (t) => {

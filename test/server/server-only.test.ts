@@ -32,14 +32,18 @@ t.test('a marked record is refused, named by the answer and its path', async (t)
   t.type(error, ServerOnlyError)
   t.equal(error.message, `${ANSWER} would send a server-only value to the browser, at data.list[1].inner: a stored record`)
   t.equal(error.path, 'data.list[1].inner')
-  t.throws(() => toBrowserJson(record, ANSWER), { path: '(the whole answer)' }, 'the whole value')
-  t.throws(() => toBrowserJson({ 'odd key': { é: record } }, ANSWER), { path: '["odd key"]["é"]' }, 'keys that are no identifiers, quoted')
-  t.throws(() => toBrowserJson({ part: record }, ANSWER, 'data.later'), { path: 'data.later.part' }, 'under a given root')
+  t.throws(() => toBrowserJson(record, ANSWER), { name: 'ServerOnlyError', path: '(the whole answer)' }, 'the whole value')
+  t.throws(
+    () => toBrowserJson({ 'odd key': { é: record } }, ANSWER),
+    { name: 'ServerOnlyError', path: '["odd key"]["é"]' },
+    'keys that are no identifiers, quoted',
+  )
+  t.throws(() => toBrowserJson({ part: record }, ANSWER, 'data.later'), { name: 'ServerOnlyError', path: 'data.later.part' }, 'under a given root')
 })
 
 t.test('a marked string is refused wherever it is, a key of the same text is not', async (t) => {
   markServerOnlyValue('tok_4f9a0c1d2e', 'an API token')
-  t.throws(() => toBrowserJson({ a: [['x', 'tok_4f9a0c1d2e']] }, ANSWER), { path: 'a[0][1]', message: /: an API token$/ })
+  t.throws(() => toBrowserJson({ a: [['x', 'tok_4f9a0c1d2e']] }, ANSWER), { name: 'ServerOnlyError', path: 'a[0][1]', message: /: an API token$/ })
   t.equal(toBrowserJson({ tok_4f9a0c1d2e: 1 }, ANSWER), '{"tok_4f9a0c1d2e":1}')
   t.ok(isServerOnly('tok_4f9a0c1d2e'))
   t.throws(() => markServerOnlyValue('', 'nothing'), /Only a non-empty string/)
@@ -58,7 +62,7 @@ t.test('a marked record is itself everywhere else: logs, stores and its own toJS
   }
   const money = markServerOnly(new Money(150), 'a balance')
   t.equal(JSON.stringify({ money }), '{"money":"1.5 EUR"}', 'its class still writes it')
-  t.throws(() => toBrowserJson({ money }, ANSWER), { path: 'money' })
+  t.throws(() => toBrowserJson({ money }, ANSWER), { name: 'ServerOnlyError', path: 'money' })
 })
 
 t.test('what JSON cannot carry is thrown as JSON.stringify throws it', async (t) => {
@@ -74,7 +78,11 @@ t.test('a frozen record cannot be marked: it must be marked before it is frozen'
 
 t.test('refuseServerOnly finds a record in a value serialized elsewhere, a field a schema would drop included', async (t) => {
   const record = markServerOnly({ secret: 1 }, 'kept')
-  t.throws(() => refuseServerOnly({ shown: 'x', dropped: record }, 'The /api answer of GET /api/x'), { path: 'dropped' })
+  t.throws(
+    () => refuseServerOnly({ shown: 'x', dropped: record }, 'The /api answer of GET /api/x'),
+    { name: 'ServerOnlyError', path: 'dropped' },
+    'the record the schema would drop',
+  )
   t.doesNotThrow(() => refuseServerOnly({ shown: 'x' }, 'The /api answer of GET /api/x'))
 })
 
