@@ -9,7 +9,7 @@
  *
  * Cost: a marked record carries its own guard, a `toJSON` that refuses while `toBrowserJson`
  * runs, so an answer without one pays nothing more than JSON.stringify (a walk of a 12 KB
- * payload costs as much as a sixth of its stringify; a replacer, more than the stringify).
+ * payload costs a third of its stringify; a replacer, more than the stringify).
  * A marked string cannot carry anything: while any is marked, the answer is walked once
  * for them. A path is looked for only once something was refused.
  *
@@ -149,6 +149,8 @@ const isRecordRefused = (error: unknown) => error instanceof Error && error.name
  */
 export function toBrowserJson(value: unknown, answer: string, root = ''): string {
   let json: string
+  // Restored, not cleared: a value's own toJSON may call this too.
+  const outer = registry.serializing
   registry.serializing = true
   try {
     json = JSON.stringify(value)
@@ -156,20 +158,17 @@ export function toBrowserJson(value: unknown, answer: string, root = ''): string
     if (!isRecordRefused(error)) throw error
     throw refusal(value, answer, root)
   } finally {
-    registry.serializing = false
+    registry.serializing = outer
   }
-  if (registry.values.size > 0) {
-    const found = findServerOnly(value, root)
-    if (found) throw new ServerOnlyError(answer, found.path, found.message)
-  }
+  // The walk that builds paths costs as much as the stringify: only after this one found something.
+  if (registry.values.size > 0 && holdsMarked(value, '', 0)) throw refusal(value, answer, root)
   return json
 }
 
 /** Throws a ServerOnlyError when `value` holds a marked record or string; for what is serialized elsewhere. */
 export function refuseServerOnly(value: unknown, answer: string): void {
   if (registry.recordsMarked === 0 && registry.values.size === 0) return
-  const found = findServerOnly(value)
-  if (found) throw new ServerOnlyError(answer, found.path, found.message)
+  if (holdsMarked(value, '', 0)) throw refusal(value, answer, '')
 }
 
 function refusal(value: unknown, answer: string, root: string): ServerOnlyError {
@@ -198,6 +197,26 @@ export function findServerOnly(value: unknown, root = ''): Found | undefined {
 /** How a page's payload is named in a refusal: by its route. */
 export function pageAnswer(payload: { readonly routeId?: string | undefined }): string {
   return payload.routeId === undefined ? 'The page data of a path no route matched' : `The page data of route "${payload.routeId}"`
+}
+
+/** Whether `value` holds a marked record or string, read as `walk` reads it, without making a path. */
+function holdsMarked(value: unknown, key: string | number, depth: number): boolean {
+  if (typeof value === 'string') return registry.values.has(value)
+  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH) return false
+  if (registry.records.has(value)) return true
+  const toJSON = (value as { toJSON?: unknown }).toJSON
+  if (typeof toJSON === 'function') {
+    const written: unknown = toJSON.call(value, String(key))
+    if (written !== value) return holdsMarked(written, key, depth + 1)
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsMarked(value[i], i, depth + 1)) return true
+    return false
+  }
+  for (const name in value) {
+    if (Object.hasOwn(value, name) && holdsMarked((value as Record<string, unknown>)[name], name, depth + 1)) return true
+  }
+  return false
 }
 
 function walk(value: unknown, key: string, path: string, depth: number): Found | undefined {
