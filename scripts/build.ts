@@ -140,6 +140,7 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
         reportCompressedSize: false,
         rollupOptions: {
           input: { entry: options.entry },
+          treeshake: { moduleSideEffects: (id) => id.includes('/node_modules/') || id.endsWith('.css') },
           ...(options.bundleDependencies === false ? { external: isDependency } : {}),
           output: {
             entryFileNames: 'assets/[name]-[hash].js',
