@@ -9,7 +9,10 @@ import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'
 import { pageKeyOf } from '../../../shared/framework/location.js'
 import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import { prefetchModeOf, type PrefetchMode, type Router } from '../../../shared/framework/route-table.js'
+import type { LayoutSet } from '../view/layout-tree.js'
 import type { AppNavigation, PrefetchReason } from '../view/navigation-context.js'
+import { applyHeadTags, ERROR_TITLE, headTagsOf, titleOf } from '../view/page-head.js'
+import type { ReadyPage } from '../view/page-source.js'
 import { ScrollRestoration } from './scroll-restoration.js'
 import { observeLink } from './link-visibility.js'
 import { DEADLINE_PASSED, NavigationLoading } from './navigation-loading.js'
@@ -115,7 +118,19 @@ export class NavigationEngine implements AppNavigation {
   }
 
   /** Only a page that arrived by navigation moves scroll and focus; a refresh leaves both. */
-  pageShown(key: string, title: string, kind: RenderPayload['kind']): void {
+  pageShown(key: string, page: ReadyPage, layouts: LayoutSet | null): void {
+    const { kind } = page.payload
+    try {
+      document.title = titleOf(page)
+      applyHeadTags(headTagsOf(page, layouts))
+    } catch (error) {
+      // A throwing `title()` or `head()` must not take the whole app down: the page
+      // still shows, under the error title, and the error is reported.
+      document.title = ERROR_TITLE
+      applyHeadTags([])
+      reportError(error)
+    }
+    const title = document.title
     const from = this.#shown?.key
     this.#shown = { key, kind }
     if (this.#scroll.pending && from !== undefined && from !== key) this.#emit({ type: 'shown', from, to: key, kind })

@@ -2,8 +2,9 @@
 import { createContext, useContext } from 'react'
 import type { AroundNavHandler } from 'wouter'
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
-import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { PrefetchMode } from '../../../shared/framework/route-table.js'
+import type { LayoutSet } from './layout-tree.js'
+import type { ReadyPage } from './page-source.js'
 
 export interface NavigationState {
   /** Loading for longer than SLOW_NAVIGATION_MS. */
@@ -25,7 +26,8 @@ export interface AppNavigation {
   invalidate(changed?: ChangedOnWire): void
   /** A form compares it from before sending to know the user moved on. */
   readonly navigations: number
-  pageShown(key: string, title: string, kind: RenderPayload['kind']): void
+  /** Writes the page's title and head, then restores scroll and announces it: the engine's chunk holds the head code, which only a navigation needs. */
+  pageShown(key: string, page: ReadyPage, layouts: LayoutSet | null): void
 }
 
 export const NavigationContext = createContext<AppNavigation | null>(null)

@@ -3,7 +3,6 @@ import { useRouter } from 'wouter'
 import { pageKeyOf } from '../../../shared/framework/location.js'
 import { NavigationContext } from './navigation-context.js'
 import { PageSourceContext, type ReadyPage } from './page-source.js'
-import { applyHeadTags, ERROR_TITLE, headTagsOf, titleOf } from './page-head.js'
 import { LayoutsContext, LayoutTree } from './layout-tree.js'
 
 /** A location the source does not hold yet keeps the previous page on screen while it is fetched. */
@@ -33,19 +32,9 @@ export function PageHost() {
   }, [shown, source])
 
   // Before paint: the title, then scroll and focus for a page that arrived by navigation.
+  // Until the engine attaches, the head on screen is the server's own for this page.
   useLayoutEffect(() => {
-    if (!shown) return
-    try {
-      document.title = titleOf(shown.page)
-      applyHeadTags(headTagsOf(shown.page, layouts))
-    } catch (error) {
-      // A throwing `title()` or `head()` must not take the whole app down: the page
-      // still shows, under the error title, and the error is reported.
-      document.title = ERROR_TITLE
-      applyHeadTags([])
-      reportError(error)
-    }
-    engine?.pageShown(shown.key, document.title, shown.page.payload.kind)
+    if (shown) engine?.pageShown(shown.key, shown.page, layouts)
   }, [shown, engine, layouts])
 
   // Keyed by the page on screen, not the URL: on back/forward the previous page stays until the next has loaded.
