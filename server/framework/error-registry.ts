@@ -99,6 +99,7 @@ export const errors = {
   FORM_TOO_LARGE: createError(E.BODY_TOO_LARGE, 'Forms may be at most %s bytes.', 413),
   FORM_NOT_URLENCODED: createError(E.UNSUPPORTED_MEDIA_TYPE, `Forms must be sent as ${FORM_TYPE}.`, 415),
   FORM_CHARSET: createError(E.UNSUPPORTED_MEDIA_TYPE, 'Forms must be sent in UTF-8, not %s.', 415),
+  IDENTITY_CHANGED: createError(E.IDENTITY_CHANGED, 'You signed in or out in another tab since this form was shown, so it was not sent.', 409),
   NO_ACTION: createError(E.NO_ACTION, 'The form names no action (its %s field is missing).', 400),
   ACTION_BEFORE_FILES: createError(E.NO_ACTION, 'The form must name its action (its %s field) before its files.', 400),
   UNKNOWN_ACTION: createError(E.UNKNOWN_ACTION, 'This page has no action named %s.', 404),

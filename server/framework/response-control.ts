@@ -65,6 +65,8 @@ export interface CollectedResponse {
   readonly control: ResponseControl
   /** The visitor's session, opened when first used. */
   readonly session: SessionControl
+  /** Who is signed in, as tabs compare it (shared/framework/identity.ts): '' for none. */
+  readonly identity: string
   /**
    * True once what the browser holds was changed: a cookie set or deleted, the session
    * changed (a flash message taken counts). Such an answer is for this request alone.
@@ -134,6 +136,9 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
     cookies: request.cookies,
     control,
     session: session.control,
+    get identity() {
+      return session.identity
+    },
     get changesState() {
       return cookieChanged || session.changed
     },

@@ -5,6 +5,7 @@
  * was sent comes back as text for the form to show again.
  */
 import { ACTION_FIELD } from './actions.js'
+import { IDENTITY_FIELD } from './identity.js'
 import { fieldNamesOf, isStandardSchema, type ActionFieldsDecl, type FieldSchema } from './action-fields.js'
 import { EMAIL_MAX_LENGTH, type FieldDecl } from './form-field.js'
 import type { StandardSchemaV1 } from './standard-schema.js'
@@ -17,7 +18,7 @@ export const GIVEN_TWICE = 'This field was sent more than once; send it once.'
 
 /** `values`: each field's first value as sent ('' when absent), what a refused form shows again. */
 export async function readActionInput(decl: ActionFieldsDecl, form: URLSearchParams): Promise<ReadInput> {
-  const names = fieldNamesOf(decl) ?? [...new Set(form.keys())].filter((name) => name !== ACTION_FIELD)
+  const names = fieldNamesOf(decl) ?? [...new Set(form.keys())].filter((name) => name !== ACTION_FIELD && name !== IDENTITY_FIELD)
   const values = Object.fromEntries(names.map((name) => [name, form.get(name) ?? '']))
   // A plain list of names: strings as sent, the action checks them.
   if (Array.isArray(decl)) return { ok: true, input: { ...values }, values }

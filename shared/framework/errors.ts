@@ -4,6 +4,7 @@
  * boundaries where `instanceof` would not. `HttpError` carries a status and whether
  * its message may be shown to the user; anything else is unexpected: a 500 with a digest.
  */
+import { IDENTITY_CHANGED_CODE } from './identity.js'
 
 /**
  * Every error code an answer may carry, from one registry: the `code` of an `/api`
@@ -56,6 +57,8 @@ export const ErrorCode = {
   RATE_LIMITED: 'APP_ERR_RATE_LIMITED',
   /** The session store (Redis) did not answer: 503 with `Retry-After`, for a request that carries or starts a session. */
   SESSIONS_UNAVAILABLE: 'APP_ERR_SESSIONS_UNAVAILABLE',
+  /** A form rendered for one sign-in, posted after another (or a sign-out) in any tab: 409, nothing done. */
+  IDENTITY_CHANGED: IDENTITY_CHANGED_CODE,
 } as const
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode]
 

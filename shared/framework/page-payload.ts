@@ -22,6 +22,8 @@ interface InLayouts {
   readonly layouts?: LayoutData
   /** Parts that follow later in the same answer (./deferred.ts); until then their values here are placeholders. */
   readonly deferred?: readonly DeferredRef[]
+  /** A dynamic page's: who it was rendered for (./identity.ts), which its forms send back. */
+  readonly identity?: string
 }
 
 interface FailureInLayouts extends InLayouts {

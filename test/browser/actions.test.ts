@@ -217,7 +217,7 @@ t.test('actions that change page data (fixture guestbook)', async (t) => {
     await page.getByRole('button', { name: 'Add carefully' }).click()
     await page.locator('.names li', { hasText: 'Ann Onymous' }).waitFor()
     t.equal(questions.length, 2)
-    t.same(posts, ['_action=sign&name=Ann+Onymous'], 'one post: the cancelled submission sent nothing')
+    t.same(posts, ['_action=sign&_identity=&name=Ann+Onymous'], 'one post: the cancelled submission sent nothing')
     t.same(documentRequests, [`${origin}/guestbook`], 'by script, no page load')
   })
 

@@ -8,6 +8,7 @@
 import { useContext, useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
 import { ACTION_FIELD, type ActionState } from '../../../shared/framework/actions.js'
+import { IDENTITY_FIELD } from '../../../shared/framework/identity.js'
 import type {
   ActionFields,
   ActionFileFields,
@@ -21,6 +22,7 @@ import { isStandardSchema, type ActionFieldsDecl } from '../../../shared/framewo
 import { constraintsOf, type FieldConstraints, type FieldDecl } from '../../../shared/framework/form-field.js'
 import { ActionStateContext } from './action-state.js'
 import { NavigationContext } from './navigation-context.js'
+import { PageMatchContext } from './page-match.js'
 import { bodyOf, createSubmissions, type Submissions, type SubmissionsSnapshot } from './submissions.js'
 
 /** With the browser's constraint attributes its declaration gives (`required`, `maxLength`, `type`...): hints, the server decides. */
@@ -118,6 +120,8 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
 }: FormProps<R, A> & { readonly submissions: Submissions }) {
   const { state, pending, progress, refusals } = useSubmissionsSnapshot(submissions)
   const engine = useContext(NavigationContext)
+  // A dynamic page's forms say who they were rendered for: the server refuses them after a sign-in or out.
+  const identity = useContext(PageMatchContext)?.identity
   const [, navigate] = useLocation()
   const formRef = useRef<HTMLFormElement>(null)
   const fileFields: FileFieldsDecl | undefined = route.files?.[action]
@@ -165,6 +169,7 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
   return (
     <form method="post" encType={fileFields ? 'multipart/form-data' : undefined} onSubmit={submit} noValidate ref={formRef} {...rest}>
       <input type="hidden" name={ACTION_FIELD} value={action} />
+      {identity !== undefined && <input type="hidden" name={IDENTITY_FIELD} value={identity} />}
       {/* Read out once per refusal: how many fields to fix. Focus then goes to the first,
           whose own error is read with it (aria-describedby). */}
       {errorCount > 0 && (

@@ -4,6 +4,7 @@
  * in order, each once the one before answered, so each carries the session it left.
  */
 import { ACTION_FIELD, type ActionResponse, type ActionState, type ChangedOnWire } from '../../../shared/framework/actions.js'
+import { IDENTITY_CHANGED_CODE, IDENTITY_FIELD } from '../../../shared/framework/identity.js'
 import { pageKeyOf, parseTarget } from '../../../shared/framework/location.js'
 import type { AppNavigation } from './navigation-context.js'
 import { postForm } from './post-form.js'
@@ -29,7 +30,7 @@ export interface SubmitContext {
 
 type Sent =
   | { readonly kind: 'done'; readonly redirect: string; readonly changed?: ChangedOnWire }
-  | { readonly kind: 'problem'; readonly state: ActionState; readonly refused: boolean }
+  | { readonly kind: 'problem'; readonly state: ActionState; readonly refused: boolean; readonly identityChanged?: boolean }
 
 export interface Submissions {
   readonly action: string
@@ -54,15 +55,15 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
   }
 
   async function send(url: string, body: URLSearchParams | FormData): Promise<Sent> {
-    const failed = (message: string): Sent => ({
+    const failed = (message: string): Sent & { kind: 'problem' } => ({
       kind: 'problem',
       state: { action, fieldErrors: {}, values: {}, formError: message },
       refused: false,
     })
     try {
       const answer = (await postForm(url, body, (share) => update({ progress: Math.floor(share * 100) }))) as
-        ActionResponse | { error?: { message?: string } }
-      if (!('ok' in answer)) return failed(answer.error?.message ?? NOT_SENT)
+        ActionResponse | { error?: { code?: string; message?: string } }
+      if (!('ok' in answer)) return { ...failed(answer.error?.message ?? NOT_SENT), identityChanged: answer.error?.code === IDENTITY_CHANGED_CODE }
       if (!answer.ok) return { kind: 'problem', state: answer, refused: true }
       return { kind: 'done', redirect: answer.redirect, ...(answer.changed ? { changed: answer.changed } : {}) }
     } catch {
@@ -91,7 +92,9 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
     let settled: Promise<void> | undefined
     if (sent.kind === 'problem') {
       update({ state: sent.state, refusals: snapshot.refusals + (sent.refused ? 1 : 0), progress: undefined })
-      if (older.length > 0) settled = context.engine?.revalidate(allOf(older))
+      // Signed in or out in another tab: everything on screen is someone else's, loaded again.
+      if (sent.identityChanged) settled = context.engine?.revalidate()
+      else if (older.length > 0) settled = context.engine?.revalidate(allOf(older))
     } else if (movedOn) {
       settled = context.engine?.revalidate(allOf([...older, sent.changed]))
     } else if (parseTarget(sent.redirect)?.pageKey === pageKeyOf(window.location.pathname, window.location.search)) {
@@ -127,7 +130,7 @@ function allOf(changes: ReadonlyArray<ChangedOnWire | undefined>): ChangedOnWire
 export function bodyOf(form: HTMLFormElement, submitter: HTMLElement | null): { body: URLSearchParams | FormData; values: Record<string, string> } {
   const data = new FormData(form, submitter)
   const values: Record<string, string> = {}
-  for (const [key, value] of data) if (typeof value === 'string' && key !== ACTION_FIELD) values[key] = value
+  for (const [key, value] of data) if (typeof value === 'string' && key !== ACTION_FIELD && key !== IDENTITY_FIELD) values[key] = value
   if (form.querySelector('input[type="file"]')) return { body: data, values }
   const body = new URLSearchParams()
   for (const [key, value] of data) if (typeof value === 'string') body.append(key, value)

@@ -6,6 +6,7 @@
 import fastifyMultipart from '@fastify/multipart'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ACTION_FIELD } from '../../../shared/framework/actions.js'
+import { IDENTITY_FIELD } from '../../../shared/framework/identity.js'
 import { tidyPathname } from '../../../shared/framework/location.js'
 import { allowedMethods } from '../../../shared/framework/route-actions.js'
 import { actionResponses } from '../actions/responses.js'
@@ -22,6 +23,8 @@ import { locationOfTarget } from '../render/resolve-page.js'
 import type { RouteRateLimit } from '../route-rate-limit.js'
 import { crossOriginProblem } from '../same-origin.js'
 import { removeFiles } from '../uploads/store-upload.js'
+import { openResponse } from '../response-control.js'
+import { setIdentityCookie } from '../sessions/cookie.js'
 
 export interface ActionsPluginOptions {
   readonly pages: PageHandlers
@@ -103,6 +106,10 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
           await release()
           return await sendClientError(request, reply, found)
         }
+        if (await postedForAnotherIdentity(request, reply, form.fields)) {
+          await release()
+          return await sendClientError(request, reply, errors.IDENTITY_CHANGED())
+        }
         const guard = found.owner.kind === 'layout' ? guards.layouts.get(found.owner.id) : guards.route
         return await respondToForm(responses, request, reply, { view, location, match, guard }, found, form, release)
       } finally {
@@ -111,4 +118,20 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
       }
     },
   )
+}
+
+/**
+ * A form of a dynamic page says who it was rendered for; posted after a sign-in or out in
+ * any tab, it would act for someone the page never showed: refused, and the browser's
+ * identity cookie set right where it differs (a stored session ended elsewhere). A form
+ * without the field (a static page's, a hand-written client's) acts for the session as
+ * it is, which is all a client can do with its own cookie anyway.
+ */
+async function postedForAnotherIdentity(request: FastifyRequest, reply: FastifyReply, fields: URLSearchParams): Promise<boolean> {
+  const posted = fields.get(IDENTITY_FIELD)
+  if (posted === null) return false
+  const { identity } = await openResponse(request)
+  if (posted === identity) return false
+  if (identity === '') setIdentityCookie(request, reply, '', 0)
+  return true
 }

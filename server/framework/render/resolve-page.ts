@@ -182,6 +182,7 @@ function outcomeOf(
     data: page.data,
     ...loaded.payloadFields(),
     ...(response?.changesState ? { once: true as const } : {}),
+    ...(response ? { identity: response.identity } : {}),
   }
   return { kind: 'render', payload }
 }

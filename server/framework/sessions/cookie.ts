@@ -1,6 +1,7 @@
-/** The session cookie: its name and the attributes it is set and expired with, in every mode. */
+/** The session cookie and the identity cookie beside it: names and the attributes they are set and expired with, in every mode. */
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { IDENTITY_COOKIE } from '../../../shared/framework/identity.js'
 import { isHttps } from '../request-scheme.js'
 
 /** The session cookie's name. */
@@ -13,4 +14,16 @@ export function cookieOptions(request: FastifyRequest) {
 
 export function expireCookie(request: FastifyRequest, reply: FastifyReply): void {
   reply.setCookie(SESSION_COOKIE, '', { ...cookieOptions(request), expires: new Date(0), maxAge: 0 })
+  setIdentityCookie(request, reply, '', 0)
+}
+
+/**
+ * The identity cookie (shared/framework/identity.ts) follows the session cookie: set
+ * with it, for as long, and expired with it. Scripts read it (not `HttpOnly`): it is
+ * what tells a tab that another one signed in or out.
+ */
+export function setIdentityCookie(request: FastifyRequest, reply: FastifyReply, identity: string, maxAge: number): void {
+  const options = { ...cookieOptions(request), httpOnly: false }
+  if (identity) reply.setCookie(IDENTITY_COOKIE, identity, { ...options, maxAge })
+  else if (request.cookies[IDENTITY_COOKIE] !== undefined) reply.setCookie(IDENTITY_COOKIE, '', { ...options, expires: new Date(0), maxAge: 0 })
 }

@@ -6,10 +6,10 @@
  */
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { cookieOptions, expireCookie, SESSION_COOKIE } from './cookie.js'
+import { cookieOptions, expireCookie, SESSION_COOKIE, setIdentityCookie } from './cookie.js'
 import { refreshAfterMs, remainingMs, type SessionLifetimes } from './lifetimes.js'
 import { markServerOnlyValue } from '../server-only.js'
-import { checkKey, FLASH_KEY, isEmpty, type Held, type RequestSession, type SessionControl } from './types.js'
+import { checkKey, FLASH_KEY, identityIn, IDENTITY_KEY, isEmpty, newIdentity, type Held, type RequestSession, type SessionControl } from './types.js'
 
 /** A sealed session as its cookie holds it. */
 export interface SealedSession {
@@ -123,7 +123,9 @@ function sealedControl(state: SealedState): SessionControl {
     },
     // A sealed cookie has no identity to change: sealing it again (a new nonce) is all this mode can do.
     regenerate: () => {
-      open(state).createdAt = state.clock()
+      const opened = open(state)
+      opened.createdAt = state.clock()
+      opened.data[IDENTITY_KEY] = newIdentity()
       state.sealed = undefined
       change(state)
     },
@@ -162,6 +164,7 @@ function applySealed(state: SealedState, reply: FastifyReply): void {
   const sealed = state.sealed ?? seal(state, held)
   markServerOnlyValue(sealed, SEALED_MESSAGE, request)
   reply.setCookie(SESSION_COOKIE, sealed, { ...cookieOptions(request), maxAge })
+  setIdentityCookie(request, reply, identityIn(held.data), maxAge)
   state.browserHasCookie = true
   state.usedAt = now
   state.rotated = false
@@ -187,6 +190,9 @@ export function sealedSession(request: FastifyRequest, codec: SessionCodec, life
     control: sealedControl(state),
     get changed() {
       return state.changed || state.resealed || dueForSealing(state)
+    },
+    get identity() {
+      return identityIn(open(state).data)
     },
     ready: () => Promise.resolve(),
     // Again on the same answer (an action's, then its page's; a handler's, then onSend's): only what changed since.

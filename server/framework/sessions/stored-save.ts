@@ -5,10 +5,10 @@
  */
 import type { FastifyReply } from 'fastify'
 import { newSessionId, sessionKey, type StoredSession } from '../session-stores.js'
-import { cookieOptions, SESSION_COOKIE } from './cookie.js'
+import { cookieOptions, SESSION_COOKIE, setIdentityCookie } from './cookie.js'
 import { refreshAfterMs, remainingMs } from './lifetimes.js'
 import { dropCookie, open, type StoredState } from './stored-state.js'
-import { isEmpty, type Held } from './types.js'
+import { identityIn, isEmpty, type Held } from './types.js'
 import { markServerOnlyValue } from '../server-only.js'
 
 /**
@@ -45,6 +45,7 @@ async function keep(state: StoredState, reply: FastifyReply, session: Held, now:
     state.browserId = id
     const maxAge = Math.ceil((session.createdAt + lifetimes.absoluteMs - now) / 1000)
     reply.setCookie(SESSION_COOKIE, id, { ...cookieOptions(state.request), maxAge })
+    setIdentityCookie(state.request, reply, identityIn(session.data), maxAge)
   }
 }
 

@@ -13,7 +13,7 @@ import { SESSION_COOKIE } from './cookie.js'
 import type { SessionLifetimes } from './lifetimes.js'
 import { save } from './stored-save.js'
 import { change, open, type StoredState } from './stored-state.js'
-import { checkKey, FLASH_KEY, type RequestSession, type SessionControl } from './types.js'
+import { checkKey, FLASH_KEY, identityIn, IDENTITY_KEY, newIdentity, type RequestSession, type SessionControl } from './types.js'
 
 /** Requests whose session the store could not read. */
 const unreadable = new WeakSet<FastifyRequest>()
@@ -44,7 +44,9 @@ function storedControl(state: StoredState): SessionControl {
       change(state)
     },
     regenerate: () => {
-      open(state).createdAt = state.clock()
+      const opened = open(state)
+      opened.createdAt = state.clock()
+      opened.data[IDENTITY_KEY] = newIdentity()
       state.newId = true
       change(state)
     },
@@ -104,6 +106,9 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
     control: storedControl(state),
     get changed() {
       return state.changed
+    },
+    get identity() {
+      return state.read && !state.unavailable ? identityIn(open(state).data) : ''
     },
     ready() {
       reading ??= readSession(state)

@@ -4,9 +4,18 @@
  * and the rules for its data that both kinds share.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
+import { randomBytes } from 'node:crypto'
+import { asIdentity } from '../../../shared/framework/identity.js'
 
 /** The flash message's key in a session's data. */
 export const FLASH_KEY = '__flash'
+/** The sign-in's identity (shared/framework/identity.ts), which each `regenerate()` makes anew. */
+export const IDENTITY_KEY = '__identity'
+
+export const newIdentity = () => randomBytes(16).toString('base64url')
+
+/** The identity a session's data holds: '' for none (never signed in, or signed out). */
+export const identityIn = (data: Record<string, unknown>) => asIdentity(data[IDENTITY_KEY])
 
 /** What loaders and actions do with the visitor's session. */
 export interface SessionControl {
@@ -22,7 +31,8 @@ export interface SessionControl {
    * Gives the session a new identity, keeping its data, and starts its lifetimes again:
    * call it when the visitor signs in, so an identity planted before (session fixation)
    * is not the signed-in one. With a store, the old id is dead at once; a sealed cookie
-   * has no identity to change and is only sealed again.
+   * has no identity to change and is only sealed again. Either way the session's
+   * identity, which tabs compare, is new: a tab showing the one before loads again.
    */
   regenerate(): void
   /** A message for the next page the visitor sees, once. */
@@ -36,6 +46,8 @@ export interface RequestSession {
   readonly control: SessionControl
   /** True once what the browser holds or sees of the session changes (set, ended, a flash message taken, its cookie sealed again). */
   readonly changed: boolean
+  /** Who is signed in, as tabs compare it: '' for none, or when the store could not be read. Read after `ready()`. */
+  readonly identity: string
   /** Reads what the session needs before it is used (a store's record, when the request carries a cookie); once per request. */
   ready(): Promise<void>
   /** Saves the session where it changed, and sets or expires its cookie. */
