@@ -20,6 +20,8 @@ export interface PageStoreOptions extends Omit<LoadContext, 'now'> {
   /** Follows a redirect or reload that a `request()` (back/forward) ran into. */
   readonly onUnresolved: (key: string, result: Exclude<LoadResult, { kind: 'ready' }>) => void
   readonly now?: () => number
+  /** Who is signed in, as the browser's identity cookie says now (shared/framework/identity.ts). */
+  readonly identity?: () => string
 }
 
 export class PageStore implements PageSource {
@@ -32,8 +34,13 @@ export class PageStore implements PageSource {
   #started = 0
   /** Loads started before the last invalidation may hold what an action changed: their pages go in stale. */
   #staleBefore = 0
+  readonly #identityNow: () => string
+  /** The identity what this store holds was loaded for. */
+  #identity: string
 
-  constructor({ onUnresolved, now = () => Date.now(), ...context }: PageStoreOptions) {
+  constructor({ onUnresolved, now = () => Date.now(), identity = () => '', ...context }: PageStoreOptions) {
+    this.#identityNow = identity
+    this.#identity = identity()
     this.#now = now
     this.#context = { ...context, now }
     this.#onUnresolved = onUnresolved
@@ -88,6 +95,7 @@ export class PageStore implements PageSource {
 
   /** A ready page goes into the cache without notifying: the navigation that asked decides when it shows. */
   load(key: string): Promise<LoadResult> {
+    this.#checkIdentity()
     const cached = this.#entries.get(key)
     if (cached && this.isFresh(key)) return Promise.resolve({ kind: 'ready', page: cached.page, fetchedAt: cached.fetchedAt })
     return this.#inFlight.get(key) ?? this.#fetch(key, () => {})
@@ -95,6 +103,7 @@ export class PageStore implements PageSource {
 
   /** Supersedes whatever a load under way will bring, and shows the answer (after an action). */
   reload(key: string): Promise<LoadResult> {
+    this.#checkIdentity()
     return this.#fetch(key, () => this.#notify())
   }
 
@@ -111,6 +120,21 @@ export class PageStore implements PageSource {
     })
     this.#inFlight.set(key, loading)
     return loading
+  }
+
+  /**
+   * Signed in or out since (in another tab, or by an action here): no page or layout data
+   * held is shown again, and the next load asks for every layout.
+   */
+  #checkIdentity(): void {
+    const identity = this.#identityNow()
+    if (identity === this.#identity) return
+    this.#identity = identity
+    this.invalidate(
+      () => true,
+      () => true,
+      undefined,
+    )
   }
 
   request(key: string): void {

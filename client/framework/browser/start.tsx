@@ -9,6 +9,7 @@ import { hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client'
 import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
 import type { BrowserMonitoringConfig } from '../../../shared/framework/monitoring.js'
 import { listenForEarlyErrors, reportCaughtError } from '../monitoring/client-errors.js'
+import { identityInCookies } from '../../../shared/framework/identity.js'
 import { pageKeyOf } from '../../../shared/framework/location.js'
 import type { AnyPayload, RenderPayload } from '../../../shared/framework/page-payload.js'
 import { isDeferredDataError } from '../../../shared/framework/deferred.js'
@@ -54,6 +55,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
     modules,
     layouts: layoutData,
     onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
+    identity: () => identityInCookies(document.cookie),
   })
   layoutData.complete(payload, new Map(), Date.now())
   const engineChunk = import('./navigation-engine.js') // loads while the page hydrates
