@@ -5,9 +5,7 @@
 import { BUILD_ID_HEADER, CACHED_LAYOUTS_HEADER } from '../../../shared/framework/constants.js'
 import { DEFERRED_DATA_TYPE } from '../../../shared/framework/deferred.js'
 import { dataUrl, isPayload, type AnyPayload, type RedirectPayload } from '../../../shared/framework/page-payload.js'
-import type { StreamedParts } from './deferred-parts.js'
-
-export const deferredPartsModule = () => import('./deferred-parts.js')
+import { deferredPartsModule, type StreamedParts } from './deferred-parts-module.js'
 import type { Router } from '../../../shared/framework/route-table.js'
 import type { ReadyPage } from '../view/page-source.js'
 import type { LayoutData } from './layout-data.js'

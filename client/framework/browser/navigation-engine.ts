@@ -21,6 +21,9 @@ import type { PageStore } from './page-store.js'
 import { PrefetchQueue } from './prefetch-queue.js'
 import { revalidation, type Revalidation } from './revalidation.js'
 
+// The page store fetches through the engine's chunk: nothing is fetched before it attaches.
+export { loadPage } from './load-page.js'
+
 export const SLOW_NAVIGATION_MS = 150
 /** More redirects than this in one navigation is a loop: let the browser handle it. */
 const MAX_REDIRECTS = 10

@@ -5,7 +5,7 @@
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
 import type { RenderPayload } from '../../../shared/framework/page-payload.js'
-import { loadPage, type LoadContext, type LoadResult } from './load-page.js'
+import type { LoadContext, LoadResult, loadPage } from './load-page.js'
 import type { PageSource, ReadyPage } from '../view/page-source.js'
 
 interface Entry {
@@ -17,6 +17,11 @@ interface Entry {
 }
 
 export interface PageStoreOptions extends Omit<LoadContext, 'now'> {
+  /**
+   * Fetches a page: the browser's start passes one that waits for the navigation
+   * engine's chunk, where the fetching code lives (nothing is fetched before hydration).
+   */
+  readonly load: typeof loadPage
   /** Follows a redirect or reload that a `request()` (back/forward) ran into. */
   readonly onUnresolved: (key: string, result: Exclude<LoadResult, { kind: 'ready' }>) => void
   readonly now?: () => number
@@ -29,6 +34,7 @@ export class PageStore implements PageSource {
   readonly #inFlight = new Map<string, Promise<LoadResult>>()
   readonly #listeners = new Set<() => void>()
   readonly #context: LoadContext
+  readonly #load: typeof loadPage
   readonly #onUnresolved: PageStoreOptions['onUnresolved']
   readonly #now: () => number
   #started = 0
@@ -38,7 +44,8 @@ export class PageStore implements PageSource {
   /** The identity what this store holds was loaded for. */
   #identity: string
 
-  constructor({ onUnresolved, now = () => Date.now(), identity = () => '', ...context }: PageStoreOptions) {
+  constructor({ onUnresolved, now = () => Date.now(), identity = () => '', load, ...context }: PageStoreOptions) {
+    this.#load = load
     this.#identityNow = identity
     this.#identity = identity()
     this.#now = now
@@ -109,7 +116,7 @@ export class PageStore implements PageSource {
 
   #fetch(key: string, kept: () => void): Promise<LoadResult> {
     const order = ++this.#started
-    const loading = loadPage(key, this.#context).then((result) => {
+    const loading = this.#load(key, this.#context).then((result) => {
       if (this.#inFlight.get(key) === loading) this.#inFlight.delete(key)
       if (result.kind === 'ready' && (this.#entries.get(key)?.order ?? 0) < order) {
         const stale = order < this.#staleBefore ? { stale: true as const } : {}

@@ -19,7 +19,7 @@ import { showCaughtRenderError } from '../view/dev-overlay.js'
 import type {} from './import-meta.js' // `import.meta.env`'s type, wherever this file is compiled from
 import { definedPage, type LayoutModules, type PageImports, type PageModule } from '../page-module.js'
 import { LayoutData } from './layout-data.js'
-import { deferredPartsModule } from './load-page.js'
+import { deferredPartsModule } from './deferred-parts-module.js'
 import type { NavigationEngine } from './navigation-engine.js'
 import { PageModules } from './page-modules.js'
 import { PageStore } from './page-store.js'
@@ -47,6 +47,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   if (bootstrapped.kind === 'redirect') throw new Error('A document never carries a redirect payload')
   const payload = await receiveDocumentParts(bootstrapped)
 
+  const engineChunk = import('./navigation-engine.js') // loads while the page hydrates
   const modules = new PageModules(app.pages)
   const layoutData = new LayoutData(app.router, () => Date.now())
   const store = new PageStore({
@@ -56,9 +57,9 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
     layouts: layoutData,
     onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
     identity: () => identityInCookies(document.cookie),
+    load: (key, context) => engineChunk.then(({ loadPage }) => loadPage(key, context)),
   })
   layoutData.complete(payload, new Map(), Date.now())
-  const engineChunk = import('./navigation-engine.js') // loads while the page hydrates
   // Registered before hydration, so before wouter's: the engine's listener, once attached, runs first.
   let onPopState: ((event: PopStateEvent) => void) | undefined
   window.addEventListener('popstate', (event) => onPopState?.(event))

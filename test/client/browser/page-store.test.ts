@@ -1,5 +1,6 @@
 import t from 'tap'
 import { PageModules } from '../../../client/framework/browser/page-modules.js'
+import { loadPage } from '../../../client/framework/browser/load-page.js'
 import { PageStore } from '../../../client/framework/browser/page-store.js'
 import { layoutReached, reaches, revalidation } from '../../../client/framework/browser/revalidation.js'
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
@@ -15,6 +16,7 @@ function storeAt(clock: { now: number }, router: Router<any, any> = createRouter
     layouts: new LayoutData(router, () => clock.now),
     onUnresolved: () => {},
     now: () => clock.now,
+    load: loadPage,
   })
 }
 
