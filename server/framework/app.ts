@@ -39,6 +39,7 @@ import { serveMetrics } from './metrics/metrics-listener.js'
 import { sendServerTiming } from './metrics/timing.js'
 import { redisUp } from './redis-connection.js'
 import { registerLoadShedding } from './load-shedding.js'
+import { requestTracing } from './tracing/request-tracing.js'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -90,7 +91,11 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
   // Development has no built stylesheet: Vite injects the styles as modules load.
   const inlineStyle = development ? undefined : readInlineStyle(config.clientDir, manifest)
   const hosts = hostPolicy(config.host, config.allowedHosts)
-  const app: FastifyInstance = Fastify(fastifyOptions(config, options, errorResponses, () => app.log))
+  const tracing = config.tracing ? requestTracing(config.tracing, manifest.buildId, config.trustProxy) : undefined
+  const app: FastifyInstance = Fastify(fastifyOptions(config, options, errorResponses, () => app.log, tracing))
+  app.decorate('tracing', undefined)
+  // Its hook first: everything else a request does runs inside the request's span.
+  tracing?.register(app)
   // Node's own answers, replaced by ours: CONNECT, an unknown Expect, 100-continue on reading.
   handleNodeServerEvents(app, errorResponses)
   app.decorate('lifecycle', { draining: false, closing: false })

@@ -6,6 +6,7 @@ import { LogController, type FastifyBaseLogger, type FastifyHttpOptions } from '
 import type { AppConfig } from './config.js'
 import { parserClientError, REQUEST_ID_HEADER, type ErrorResponses } from './error-responses.js'
 import { classify } from './failures.js'
+import type { RequestTracing } from './tracing/request-tracing.js'
 
 /** Nothing to break a log line. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/
@@ -21,10 +22,13 @@ export function fastifyOptions(
   options: InstanceOptions,
   errorResponses: ErrorResponses,
   log: () => FastifyBaseLogger,
+  tracing?: RequestTracing,
 ): FastifyHttpOptions<Server> {
   const { development } = options
   return {
     logger: { level: config.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    // With traces on, each request's logger carries its trace id.
+    ...(tracing ? { childLoggerFactory: tracing.childLogger } : {}),
     // Fastify takes a hop count too, though its types leave numbers out.
     trustProxy: config.trustProxy as boolean | string[],
     // A UUID is unique across instances, so an id from any log line finds one request.

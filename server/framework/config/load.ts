@@ -1,6 +1,7 @@
 /** Reads the environment through the declarations (variables.ts) into `AppConfig`. */
 import { ConfigError, type AppConfig, type Env, type SessionConfig, type SessionStoreKind } from './types.js'
 import { VARIABLES, type Values, type Variable } from './variables.js'
+import { tracingConfig } from '../tracing/tracing-config.js'
 
 /** Empty counts as unset, for most. */
 function read<T>(variable: Variable<string, T>, raw: string | undefined): T {
@@ -77,6 +78,7 @@ export function loadConfig(env: Env = process.env, productVariables: readonly Va
     },
     metrics: v.METRICS_PORT === undefined ? undefined : { port: v.METRICS_PORT, host: v.METRICS_HOST ?? v.HOST },
     serverTiming: v.SERVER_TIMING,
+    tracing: tracingConfig(env),
     shedding: { maxEventLoopDelayMs: v.MAX_EVENT_LOOP_DELAY_MS, maxEventLoopUtilization: v.MAX_EVENT_LOOP_UTILIZATION },
     shutdownDelayMs: v.SHUTDOWN_DELAY_MS,
     shutdownGraceMs: v.SHUTDOWN_GRACE_MS,

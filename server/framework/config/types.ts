@@ -14,6 +14,8 @@ export type OpenerPolicy = (typeof OPENER_POLICIES)[number]
 export const SESSION_STORES = ['cookie', 'memory', 'redis'] as const
 export type SessionStoreKind = (typeof SESSION_STORES)[number]
 
+import type { TracingConfig } from '../tracing/tracing-config.js'
+
 export interface AppConfig {
   readonly host: string
   readonly port: number
@@ -30,6 +32,8 @@ export interface AppConfig {
   readonly sessions: SessionConfig
   /** Undefined when METRICS_PORT is unset: no metrics are kept at all. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined
+  /** From the OpenTelemetry SDK's variables; undefined: no traces, and no OpenTelemetry module loaded. */
+  readonly tracing: TracingConfig | undefined
   /** Each 0 when its check is off (server/framework/load-shedding.ts). */
   readonly shedding: { readonly maxEventLoopDelayMs: number; readonly maxEventLoopUtilization: number }
   /** A Server-Timing header on what the app computes (off by default: it tells how long each step took). */

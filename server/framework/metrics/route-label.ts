@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set where pages and actions are matched, with metrics on (a property: a WeakMap of requests burdens the GC). */
+    /** Set where pages and actions are matched, with metrics or traces on (a property: a WeakMap of requests burdens the GC). */
     pageRouteId?: string | undefined
   }
 }
@@ -19,7 +19,7 @@ export function declarePageRouteLabel(app: FastifyInstance): void {
 
 /** Called where the router matches a page or action, so the metrics name what was served. */
 export function labelPageRoute(request: FastifyRequest, routeId: string | undefined): void {
-  if (routeId !== undefined && request.server.metrics.enabled) request.pageRouteId = routeId
+  if (routeId !== undefined && (request.server.metrics.enabled || request.server.tracing)) request.pageRouteId = routeId
 }
 
 export function routeLabelOf(request: FastifyRequest): string {

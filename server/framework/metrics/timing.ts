@@ -1,10 +1,12 @@
 /**
- * Times the steps of a request (guards, loaders, the action, the render) into the metrics and,
- * with SERVER_TIMING on, into the response's `Server-Timing` header. Neither on, it measures nothing.
+ * Times the steps of a request (guards, loaders, the action, the render) into the metrics,
+ * with SERVER_TIMING on into the response's `Server-Timing` header, and with traces on into
+ * a span each. None on, it measures nothing.
  */
 import { performance } from 'node:perf_hooks'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TimedStep } from './metrics.js'
+import { endStepSpan, startStepSpan } from '../tracing/step-spans.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -23,25 +25,43 @@ function observe(request: FastifyRequest, step: TimedStep, route: string | undef
 }
 
 function measuring(request: FastifyRequest): boolean {
-  return request.server.metrics.enabled || request.server.config.serverTiming
+  return request.server.metrics.enabled || request.server.config.serverTiming || request.traceContext !== undefined
+}
+
+function stepSpan(request: FastifyRequest, step: TimedStep, route: string | undefined, name: string) {
+  return startStepSpan(request, name ? `${step} ${name}` : step, {
+    'app.step': step,
+    'app.route': route ?? 'unmatched',
+    ...(name ? { 'app.step.name': name } : {}),
+  })
 }
 
 /** Returns `work` itself: the step is observed when it settles, whichever way, before whoever awaits it. */
 export function timeStep<T>(request: FastifyRequest, step: TimedStep, route: string | undefined, name: string, work: Promise<T>): Promise<T> {
   if (!measuring(request)) return work
   const start = performance.now()
-  const done = () => observe(request, step, route, name, performance.now() - start)
-  work.then(done, done)
+  const span = stepSpan(request, step, route, name)
+  const done = (error?: unknown) => {
+    observe(request, step, route, name, performance.now() - start)
+    endStepSpan(span, error)
+  }
+  work.then(() => done(), done)
   return work
 }
 
 export function timeSync<T>(request: FastifyRequest, step: TimedStep, route: string | undefined, work: () => T): T {
   if (!measuring(request)) return work()
   const start = performance.now()
+  const span = stepSpan(request, step, route, '')
+  let failed: unknown
   try {
     return work()
+  } catch (error) {
+    failed = error ?? new Error('thrown')
+    throw error
   } finally {
     observe(request, step, route, '', performance.now() - start)
+    endStepSpan(span, failed)
   }
 }
 

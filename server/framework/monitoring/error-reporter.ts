@@ -18,6 +18,9 @@ export interface RequestFacts {
   readonly path: string
   /** request.ip: the peer, or what a trusted proxy said. */
   readonly clientAddress: string
+  /** With traces on: the request's trace and span, so the event leads to its trace. */
+  readonly traceId?: string | undefined
+  readonly spanId?: string | undefined
 }
 
 export interface ErrorReporter {
@@ -48,5 +51,6 @@ export function reportServerError(request: FastifyRequest, error: unknown, messa
     method: request.method,
     path: request.url.split('?')[0]!,
     clientAddress: request.ip,
+    ...(request.traceIds ? { traceId: request.traceIds.traceId, spanId: request.traceIds.spanId } : {}),
   })
 }

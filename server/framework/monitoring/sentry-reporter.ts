@@ -16,6 +16,15 @@ export const sentryReporter: ErrorReporter = {
       if (context.part) scope.setTag('deferred_part', context.part)
       scope.setContext('request', { method: context.method, path: context.path })
       scope.setUser({ ip_address: context.clientAddress })
+      if (context.traceId) {
+        // The event's trace is the request's OpenTelemetry trace: one id from the alert to the trace to the error.
+        scope.setPropagationContext({
+          traceId: context.traceId,
+          sampleRand: Math.random(),
+          ...(context.spanId ? { parentSpanId: context.spanId } : {}),
+        })
+        scope.setTag('trace_id', context.traceId)
+      }
       Sentry.captureException(error)
     })
   },

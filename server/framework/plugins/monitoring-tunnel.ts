@@ -4,6 +4,8 @@
  * Not @sentry/core's `handleTunnelRequest`: it trusts client address headers as sent,
  * answers 500 for ingest down and slow alike, and has a fixed 30 s timeout.
  */
+import { endStepSpan, startStepSpan } from '../tracing/step-spans.js'
+import { KIND_CLIENT } from '../tracing/tracing.js'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ingestUrlFor, type ParsedDsn } from '../../../shared/framework/monitoring.js'
 import { TUNNEL_BODY_LIMIT } from '../body-limits.js'
@@ -62,10 +64,12 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
     const { dsn } = target
 
     let ingest: IngestResponse
+    const url = ingestUrlFor(dsn, opts.upstream)
+    const span = startStepSpan(request, 'relay POST', { 'http.request.method': 'POST', 'server.address': new URL(url).host }, KIND_CLIENT)
     try {
       ingest = await untraced(() =>
         postToIngest(
-          ingestUrlFor(dsn, opts.upstream),
+          url,
           body,
           {
             'content-type': 'application/x-sentry-envelope',
@@ -77,7 +81,10 @@ export default async function tunnelPlugin(fastify: FastifyInstance, opts: Tunne
           opts.timeoutMs,
         ),
       )
+      span?.setAttribute('http.response.status_code', ingest.status)
+      endStepSpan(span)
     } catch (error) {
+      endStepSpan(span, error)
       const timedOut = (error as Error).name === 'IngestTimeout'
       request.log.warn({ err: error, dsnProject: dsn.projectId }, timedOut ? 'ingest timed out' : 'ingest unreachable')
       return refuse(request, reply, timedOut ? errors.INGEST_TIMEOUT() : errors.INGEST_UNREACHABLE())

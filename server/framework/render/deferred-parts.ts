@@ -11,6 +11,7 @@ import { deferredKeysOf, type DeferredOutcome, type DeferredRef } from '../../..
 import type { AnyLayout, RouteMatch } from '../../../shared/framework/route-table.js'
 import { serverError } from '../failures.js'
 import { toBrowserJson } from '../server-only.js'
+import { endStepSpan, startStepSpan } from '../tracing/step-spans.js'
 
 /** A part's failure, already reported: React and the answer pass on its digest and nothing else. */
 export class DeferredFailure extends Error {
@@ -104,14 +105,18 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
   const arrived = Promise.race([part, late]).then((value) => (toBrowserJson(value, partAnswer(ref, source), partPath(ref)), value))
   const route = source.routeId ?? 'unmatched'
   const { metrics } = request.server
+  const span = startStepSpan(request, `deferred ${partPath(ref)}`, { 'app.step': 'deferred', 'app.route': route, 'app.step.name': partPath(ref) })
   const promise: Thenable = arrived.then(
     (value) => {
       metrics.deferredPart(route, 'settled')
+      endStepSpan(span, undefined, 'settled')
       Object.assign(promise, { status: 'fulfilled', value })
       return value
     },
     (error: unknown) => {
-      metrics.deferredPart(route, error instanceof PartTimedOut ? 'timed_out' : 'failed')
+      const outcome = error instanceof PartTimedOut ? 'timed_out' : 'failed'
+      metrics.deferredPart(route, outcome)
+      endStepSpan(span, error, outcome)
       const failure = new DeferredFailure(lateForNoOne(request, error) ? '' : partFailed(request, error, source, ref))
       Object.assign(promise, { status: 'rejected', reason: failure })
       throw failure
