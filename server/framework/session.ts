@@ -1,29 +1,9 @@
 /**
  * Sessions (docs/guide/sessions.md, docs/decisions/031-session-stores.md), kept where
- * SESSION_STORE says:
- *
- * - `cookie` (the default): the whole session in an encrypted cookie
- *   (./sessions/sealed.ts, sealed by @fastify/secure-session in ./sessions/sealed-codec.ts),
- *   so an instance needs no store and any instance with the key reads any session. The key
- *   is derived from SESSION_SECRET; SESSION_SECRET_PREVIOUS is still accepted for reading,
- *   so a new secret can be rolled out without logging everyone out (a session opened with
- *   the old key is sealed again with the new one on that answer). Without a secret the
- *   server makes a random key at start: sessions then end with the process and are not
- *   shared between instances (a warning says so). A copy of the cookie lives as long as
- *   the original: the server cannot end it, only the lifetimes bound it.
- * - `memory` or `redis` (./sessions/stored.ts, kept in ./session-stores.ts): the cookie
- *   carries a random id only and the data is kept on the server, so `end()` and
- *   `regenerate()` end every copy of the cookie at once and a flash message taken is gone
- *   for good.
- *
- * In every mode a session is over once unused for SESSION_IDLE_TIMEOUT or older than
- * SESSION_ABSOLUTE_TIMEOUT, however much it is used (./sessions/lifetimes.ts). A session
- * is opened only when a request needs it: a store is read only for a request that carries
- * a session cookie, by `ready()`, and written, only when something changed (or its
- * lifetime is due to be extended), by `applyTo()`.
- *
- * This module is the sessions' public entry: it registers them (`app.sessions`) and
- * gives the rest of the framework what it uses of them.
+ * SESSION_STORE says: the whole session sealed in its cookie (./sessions/sealed.ts), or a
+ * random id in the cookie and the data in memory or Redis (./sessions/stored.ts). A
+ * session is opened only when a request needs it: read by `ready()`, written by
+ * `applyTo()` only when something changed or its lifetime is due to be extended.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { SessionConfig } from './config.js'
