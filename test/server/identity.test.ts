@@ -185,3 +185,34 @@ for (const store of [{ kind: 'cookie' }, { kind: 'memory' }] as const) {
     else t.equal(replay.field, identityA, 'a sealed copy is the session it was, identity and all, until its lifetimes end it')
   })
 }
+
+t.test('session expiry: the identity cookie ends with the session, and a form from before is refused', async (t) => {
+  let now = Date.UTC(2026, 10, 28)
+  const { app } = await createTestApp(t, 'production', {
+    config: {
+      sessions: { store: { kind: 'cookie' }, idleTimeoutS: 600, absoluteTimeoutS: 3600 },
+      product: { DEMO_ACCOUNT: parseAccounts(`${A}:${PASSWORD},${B}:${PASSWORD}`, 'DEMO_ACCOUNT') },
+    },
+    sessionClock: () => now,
+  })
+  const res = await app.inject({
+    method: 'POST',
+    url: '/login',
+    payload: new URLSearchParams({ _action: 'signIn', email: A, password: PASSWORD, next: '/account' }).toString(),
+    headers: FORM,
+  })
+  const maxAge = (name: string) => /Max-Age=(\d+)/i.exec(setCookies(res).find((line) => line.startsWith(`${name}=`))!)![1]
+  t.equal(maxAge(IDENTITY_COOKIE), maxAge('session'), 'the browser drops both at once: every tab then sees no identity')
+  const asA = cookiesAfter(res)
+  const field = (await formIdentity(app, asA)).field!
+  now += 11 * 60_000 // past the idle timeout
+  const guarded = await signOut(app, asA, field)
+  t.equal(guarded.headers.location, '/login?next=%2Faccount', "a guarded page's form: the guard finds no one signed in")
+  const star = await app.inject({
+    method: 'POST',
+    url: '/items/3',
+    payload: new URLSearchParams({ _action: 'star', id: '3', starred: 'yes', [IDENTITY_FIELD]: field }).toString(),
+    headers: { ...FORM, cookie: asA },
+  })
+  t.equal(star.statusCode, 409, "an unguarded one, rendered for A: refused, as A's session is over")
+})
