@@ -81,6 +81,18 @@ t.test('a stale tab loads the other account whole, and its forms are refused', a
   t.equal(documentRequests.length, documents, 'still without a document load')
   await tab2.reload()
   t.equal(await tab2.locator('.account-email').textContent(), A, 'A was not signed out')
+
+  // Back to a page tab 1 holds from before another sign-in: loaded again, not shown from the cache.
+  await sidebar.getByRole('link', { name: 'Activity' }).click()
+  await tab1.getByRole('heading', { name: 'Activity' }).waitFor()
+  await sidebar.getByRole('link', { name: 'Overview' }).click()
+  await tab1.getByRole('heading', { name: 'Your account' }).waitFor()
+  await signOut(tab2, origin)
+  await signIn(tab2, origin, B)
+  await tab1.goBack()
+  await tab1.getByRole('heading', { name: 'Activity' }).waitFor()
+  t.equal(await tab1.locator('.account-email').textContent(), B, "Back shows B's page, never A's cached one")
+  t.equal(documentRequests.length, documents, 'Back stayed in the page')
   t.same(
     errors.filter((error) => !/409/.test(error)),
     [],

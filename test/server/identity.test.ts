@@ -1,3 +1,4 @@
+// test-needs: redis
 /**
  * Whose data a tab shows: each sign-in gives the session a new identity, the browser's
  * identity cookie follows it, a dynamic page and its forms carry the one they were
@@ -12,6 +13,7 @@ import { IDENTITY_CHANGED_CODE, IDENTITY_COOKIE, IDENTITY_FIELD } from '../../sh
 import { createTestApp } from '../helpers/app.js'
 import { sessionCookie, setCookies } from '../helpers/cookies.js'
 import { bootstrapOf } from '../helpers/page-html.js'
+import { startRedis } from '../helpers/redis.js'
 
 type Test = Parameters<typeof createTestApp>[0]
 type App = Awaited<ReturnType<typeof createTestApp>>['app']
@@ -215,4 +217,25 @@ t.test('session expiry: the identity cookie ends with the session, and a form fr
     headers: { ...FORM, cookie: asA },
   })
   t.equal(star.statusCode, 409, "an unguarded one, rendered for A: refused, as A's session is over")
+})
+
+t.test('Redis down: a form is answered 503 as any use of the session is, not taken for another sign-in', async (t) => {
+  const redis = await startRedis(t)
+  const { app } = await twoAccountApp(t, { kind: 'redis', url: redis.url })
+  const asA = await signIn(app, A)
+  const field = (await formIdentity(app, asA)).field!
+  await redis.stop()
+  const res = await app.inject({
+    method: 'POST',
+    url: '/items/3',
+    payload: new URLSearchParams({ _action: 'star', id: '3', starred: 'yes', [IDENTITY_FIELD]: field }).toString(),
+    headers: { ...FORM, cookie: asA },
+  })
+  t.equal(res.statusCode, 503)
+  t.equal(res.headers['retry-after'], '5')
+  t.same(
+    setCookies(res).filter((line) => line.startsWith(`${IDENTITY_COOKIE}=`)),
+    [],
+    'the identity cookie is left alone',
+  )
 })

@@ -158,6 +158,8 @@ export class NavigationEngine implements AppNavigation {
   }
 
   #onPopState = (event: PopStateEvent): void => {
+    // Before the entry's cached page is looked at: it may be another sign-in's.
+    this.#store.checkIdentity()
     const entry = entryOf(event.state)
     if (entry === undefined && currentKey() === this.#shown?.key) {
       // An entry the browser made itself (`<a href="#section">`, `location.hash`): it

@@ -27,6 +27,8 @@ export interface PageStoreOptions extends Omit<LoadContext, 'now'> {
   readonly now?: () => number
   /** Who is signed in, as the browser's identity cookie says now (shared/framework/identity.ts). */
   readonly identity?: () => string
+  /** Whom the first page was rendered for, when it says (a dynamic page): else the cookie's. */
+  readonly firstIdentity?: string | undefined
 }
 
 export class PageStore implements PageSource {
@@ -44,10 +46,10 @@ export class PageStore implements PageSource {
   /** The identity what this store holds was loaded for. */
   #identity: string
 
-  constructor({ onUnresolved, now = () => Date.now(), identity = () => '', load, ...context }: PageStoreOptions) {
+  constructor({ onUnresolved, now = () => Date.now(), identity = () => '', firstIdentity, load, ...context }: PageStoreOptions) {
     this.#load = load
     this.#identityNow = identity
-    this.#identity = identity()
+    this.#identity = firstIdentity ?? identity()
     this.#now = now
     this.#context = { ...context, now }
     this.#onUnresolved = onUnresolved
@@ -102,7 +104,7 @@ export class PageStore implements PageSource {
 
   /** A ready page goes into the cache without notifying: the navigation that asked decides when it shows. */
   load(key: string): Promise<LoadResult> {
-    this.#checkIdentity()
+    this.checkIdentity()
     const cached = this.#entries.get(key)
     if (cached && this.isFresh(key)) return Promise.resolve({ kind: 'ready', page: cached.page, fetchedAt: cached.fetchedAt })
     return this.#inFlight.get(key) ?? this.#fetch(key, () => {})
@@ -110,7 +112,7 @@ export class PageStore implements PageSource {
 
   /** Supersedes whatever a load under way will bring, and shows the answer (after an action). */
   reload(key: string): Promise<LoadResult> {
-    this.#checkIdentity()
+    this.checkIdentity()
     return this.#fetch(key, () => this.#notify())
   }
 
@@ -133,7 +135,7 @@ export class PageStore implements PageSource {
    * Signed in or out since (in another tab, or by an action here): no page or layout data
    * held is shown again, and the next load asks for every layout.
    */
-  #checkIdentity(): void {
+  checkIdentity(): void {
     const identity = this.#identityNow()
     if (identity === this.#identity) return
     this.#identity = identity

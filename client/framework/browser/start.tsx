@@ -57,6 +57,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
     layouts: layoutData,
     onUnresolved: (key, result) => hardNavigate(result.kind === 'redirect' ? result.location : key),
     identity: () => identityInCookies(document.cookie),
+    firstIdentity: payload.identity,
     load: (key, context) => engineChunk.then(({ loadPage }) => loadPage(key, context)),
   })
   layoutData.complete(payload, new Map(), Date.now())

@@ -24,7 +24,6 @@ import type { RouteRateLimit } from '../route-rate-limit.js'
 import { crossOriginProblem } from '../same-origin.js'
 import { removeFiles } from '../uploads/store-upload.js'
 import { openResponse } from '../response-control.js'
-import { setIdentityCookie } from '../sessions/cookie.js'
 
 export interface ActionsPluginOptions {
   readonly pages: PageHandlers
@@ -106,7 +105,7 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
           await release()
           return await sendClientError(request, reply, found)
         }
-        if (await postedForAnotherIdentity(request, reply, form.fields)) {
+        if (await postedForAnotherIdentity(request, form.fields)) {
           await release()
           return await sendClientError(request, reply, errors.IDENTITY_CHANGED())
         }
@@ -122,16 +121,13 @@ export default async function actionsPlugin(fastify: FastifyInstance, opts: Acti
 
 /**
  * A form of a dynamic page says who it was rendered for; posted after a sign-in or out in
- * any tab, it would act for someone the page never showed: refused, and the browser's
- * identity cookie set right where it differs (a stored session ended elsewhere). A form
- * without the field (a static page's, a hand-written client's) acts for the session as
- * it is, which is all a client can do with its own cookie anyway.
+ * any tab, it would act for someone the page never showed: refused. A form without the
+ * field (a static page's, a hand-written client's) acts for the session as it is, which
+ * is all a client can do with its own cookie anyway. No cookie is set on the refusal: it
+ * could land after a sign-in in another tab and undo it.
  */
-async function postedForAnotherIdentity(request: FastifyRequest, reply: FastifyReply, fields: URLSearchParams): Promise<boolean> {
+async function postedForAnotherIdentity(request: FastifyRequest, fields: URLSearchParams): Promise<boolean> {
   const posted = fields.get(IDENTITY_FIELD)
   if (posted === null) return false
-  const { identity } = await openResponse(request)
-  if (posted === identity) return false
-  if (identity === '') setIdentityCookie(request, reply, '', 0)
-  return true
+  return posted !== (await openResponse(request)).identity
 }

@@ -182,7 +182,7 @@ function outcomeOf(
     data: page.data,
     ...loaded.payloadFields(),
     ...(response?.changesState ? { once: true as const } : {}),
-    ...(response ? { identity: response.identity } : {}),
+    ...identityOf(response),
   }
   return { kind: 'render', payload }
 }
@@ -295,5 +295,15 @@ export function searchOf(match: RouteMatch, searchParams: URLSearchParams): Reco
   } catch (error) {
     if (error instanceof SearchParamError) throw new HttpError(400, error.message)
     throw error
+  }
+}
+
+/** Whom a dynamic page is rendered for; none said when the session store could not be read (its forms then act for the session as it is). */
+function identityOf(response: CollectedResponse | undefined): { identity?: string } {
+  if (!response) return {}
+  try {
+    return { identity: response.identity }
+  } catch {
+    return {}
   }
 }

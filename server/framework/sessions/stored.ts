@@ -107,8 +107,9 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
     get changed() {
       return state.changed
     },
+    // Unreadable, it throws the store's error (a 503 with Retry-After), as any use of the session does.
     get identity() {
-      return state.read && !state.unavailable ? identityIn(open(state).data) : ''
+      return state.read ? identityIn(open(state).data) : ''
     },
     ready() {
       reading ??= readSession(state)

@@ -46,7 +46,7 @@ export interface RequestSession {
   readonly control: SessionControl
   /** True once what the browser holds or sees of the session changes (set, ended, a flash message taken, its cookie sealed again). */
   readonly changed: boolean
-  /** Who is signed in, as tabs compare it: '' for none, or when the store could not be read. Read after `ready()`. */
+  /** Who is signed in, as tabs compare it: '' for none. Read after `ready()`; throws where the store could not read the session. */
   readonly identity: string
   /** Reads what the session needs before it is used (a store's record, when the request carries a cookie); once per request. */
   ready(): Promise<void>

@@ -146,3 +146,41 @@ t.test('invalidate() marks stale what an action reached, but the page on screen;
   t.same(fresh(), ['/shelf/1', '/shelf/2', '/alone', '/broken'], 'every page stays fresh, a failure screen too')
   t.notOk(store.isLoading('/shelf/1'), 'the page on screen is not loaded again')
 })
+
+t.test('a change of identity (another tab signed in or out) makes everything held stale', async (t) => {
+  const clock = { now: 1_000_000 }
+  let identity = 'ada-1'
+  const router = createRouter({})
+  const layouts = new LayoutData(router, () => clock.now)
+  const loads: string[] = []
+  const store = new PageStore({
+    buildId: 'b1',
+    router,
+    modules: new PageModules({}),
+    layouts,
+    onUnresolved: () => {},
+    now: () => clock.now,
+    identity: () => identity,
+    firstIdentity: 'ada-1',
+    load: async (key) => {
+      loads.push(key)
+      return { kind: 'ready', page: { payload: page('dynamic') }, fetchedAt: clock.now }
+    },
+  })
+  store.set('/a', { payload: page('dynamic') })
+  store.set('/b', { payload: page('dynamic') })
+  t.ok(store.read('/b'), 'held while the identity stands')
+  await store.load('/b')
+  t.same(loads, [], 'a fresh page comes from the cache')
+
+  identity = 'bob-1'
+  t.ok(store.read('/b'), 'nothing changes until the store is asked to load or checks')
+  store.checkIdentity()
+  t.equal(store.read('/a'), undefined, 'every page is stale, the one on screen too')
+  t.equal(store.read('/b'), undefined)
+  await store.load('/b')
+  t.same(loads, ['/b'], 'the next visit asks the server')
+  identity = ''
+  await store.load('/b')
+  t.same(loads, ['/b', '/b'], 'a sign-out elsewhere too, checked by load() itself')
+})
