@@ -53,6 +53,7 @@ export function fastifyOptions(
     // Node would answer a request without Host with a bare 400: checkHost refuses it the app's way.
     http: { requireHostHeader: false },
     frameworkErrors: function refuseBeforeRouting(error, request, reply) {
+      tracing?.endWithResponse(request, reply)
       request.log.info({ code: error.code }, 'request refused before routing')
       const failure = classify(request, error, 'request failed')
       if (failure.type !== 'client-error') return errorResponses.sendFailure(request, reply, failure, { hooksRan: false })

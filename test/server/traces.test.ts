@@ -214,3 +214,25 @@ t.test('bad OpenTelemetry variables stop the start, naming the variable', async 
     },
   )
 })
+
+t.test('a request refused before routing, and a visitor who leaves mid-answer: their spans end too', async (t) => {
+  const receiver = await startOtlpReceiver(t)
+  const { origin } = await listenTestApp(t, 'production', { config: { tracing: tracing(receiver.url), demoSlowMs: 5_000 } })
+  const refused = await fetch(`${origin}/items/%E0%A4%A`)
+  t.equal(refused.status, 400)
+  await receiver.waitFor(
+    (spans) => spans.some((span) => span.kind === SERVER && span.attributes['http.response.status_code'] === 400),
+    'the refused request',
+  )
+
+  // The shell of the statistics page arrives, its slow part does not: the visitor goes.
+  const leaving = new AbortController()
+  const streamed = await fetch(`${origin}/items/7/stats`, { signal: leaving.signal })
+  await streamed.body!.getReader().read()
+  leaving.abort()
+  await receiver.waitFor((spans) => spans.some((span) => span.name === 'GET stats'), 'the abandoned page')
+  const left = requestSpan(receiver.spans, 'GET stats')!
+  t.equal(left.attributes['app.client_left'], true, 'marked as left')
+  t.equal(left.attributes['http.response.status_code'], 200, 'what it had sent')
+  t.equal(left.status, 0, 'not an error of ours')
+})

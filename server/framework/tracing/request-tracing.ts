@@ -5,8 +5,8 @@
  * its context, so the steps (./step-spans.ts), Redis commands and the relay's request
  * become its children. It ends when the response is done or the client left.
  */
-import type { IncomingMessage } from 'node:http'
-import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import proxyAddr from '@fastify/proxy-addr'
 import type { Context, Span } from '@opentelemetry/api'
 import { declarePageRouteLabel, routeLabelOf } from '../metrics/route-label.js'
@@ -28,7 +28,7 @@ declare module 'fastify' {
 }
 
 const STARTED = Symbol('request span')
-type TracedMessage = IncomingMessage & { [STARTED]?: { readonly span: Span; readonly context: Context } }
+type TracedMessage = IncomingMessage & { [STARTED]?: { readonly span: Span; readonly context: Context; watched?: true } }
 
 /** Whose `traceparent` is believed: the peers TRUST_PROXY trusts, as Fastify believes their X-Forwarded-For. */
 function trustedPeers(trustProxy: unknown): (address: string) => boolean {
@@ -47,6 +47,17 @@ export interface RequestTracing {
   childLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, options: object, raw: IncomingMessage): FastifyBaseLogger
   /** Loads the SDK and adds the hooks; the first of the app's hooks. */
   register(app: FastifyInstance): void
+  /** For a request refused before routing (no hook runs for it): its span still ends with its response. */
+  endWithResponse(request: FastifyRequest, reply: FastifyReply): void
+}
+
+/** Ended once, whichever comes first: the response sent, or the connection gone. */
+function endWithResponse(request: FastifyRequest, reply: FastifyReply): TracedMessage[typeof STARTED] {
+  const started = (request.raw as TracedMessage)[STARTED]
+  if (!started || started.watched) return started
+  started.watched = true
+  reply.raw.once('close', () => endRequestSpan(request, started.span, reply.raw))
+  return started
 }
 
 export function requestTracing(config: TracingConfig, version: string, trustProxy: unknown): RequestTracing {
@@ -71,29 +82,31 @@ export function requestTracing(config: TracingConfig, version: string, trustProx
       })
       app.addHook('onClose', async () => tracing?.shutdown())
       app.addHook('onRequest', function runInRequestSpan(request, reply, done) {
-        const started = (request.raw as TracedMessage)[STARTED]
+        const started = endWithResponse(request, reply)
         if (!started || !tracing) return done()
         request.traceContext = started.context
         request.traceIds = started.span.spanContext()
-        // Ended once, whichever comes first: the response sent, or the connection gone.
-        reply.raw.once('close', () => endRequestSpan(request, started.span, reply.raw.statusCode))
         tracing.run(started.context, done)
       })
     },
+    endWithResponse: (request, reply) => void endWithResponse(request, reply),
   }
 }
 
-function endRequestSpan(request: FastifyRequest, span: Span, status: number): void {
+function endRequestSpan(request: FastifyRequest, span: Span, response: ServerResponse): void {
   const route = routeLabelOf(request)
   span.updateName(`${request.method} ${route}`)
   span.setAttributes({
     'http.route': route,
-    'http.response.status_code': status,
     'url.path': request.url.split('?', 1)[0]!,
     'app.request.kind': requestKindOf(request),
     'client.address': request.ip,
   })
-  if (status >= 500) span.setStatus({ code: STATUS_ERROR })
-  if (!request.raw.complete && !request.raw.readableEnded && request.raw.destroyed) span.setAttribute('app.client_left', true)
+  // A client that left before the response was done: no status of ours reached it.
+  if (!response.writableFinished) span.setAttribute('app.client_left', true)
+  if (response.headersSent) {
+    span.setAttribute('http.response.status_code', response.statusCode)
+    if (response.statusCode >= 500) span.setStatus({ code: STATUS_ERROR })
+  }
   span.end()
 }

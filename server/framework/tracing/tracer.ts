@@ -100,6 +100,9 @@ export function startTracer(config: TracingConfig, version: string): Tracing {
     const span = redisSpans.get(message as object)
     const error = (message as { error?: unknown }).error
     span?.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) })
+    // A command that throws at once has no asyncEnd: ended here, and asyncEnd finds nothing.
+    span?.end()
+    redisSpans.delete(message as object)
   }
   const channels = ['command', 'batch'].flatMap((kind) => {
     const start = redisStart(kind)
