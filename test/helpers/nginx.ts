@@ -42,6 +42,8 @@ ${servers}
       proxy_set_header X-Forwarded-Proto $scheme;
       proxy_set_header X-Forwarded-Host $http_host;
       proxy_set_header X-Request-Id $request_id;
+      proxy_set_header traceparent "";
+      proxy_set_header tracestate "";
 ${options.defaultBuffering ? '' : '      proxy_buffering off;\n'}      proxy_next_upstream error timeout http_502 http_503 http_504;
       proxy_next_upstream_tries 2;
       proxy_connect_timeout 2s;
