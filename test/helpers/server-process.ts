@@ -82,8 +82,12 @@ export function waitForOutput(
   })
 }
 
-/** Waits until the server logs the address it listens on; returns its origin. */
-export async function listeningOrigin(server: ServerProcess, timeoutMs = 15_000): Promise<string> {
+/**
+ * Waits until the server logs the address it listens on; returns its origin. A minute: a
+ * start that loads @sentry/node took over 15 s on a machine at a load average of 27, and
+ * a server that never listens exits or fails the test all the same.
+ */
+export async function listeningOrigin(server: ServerProcess, timeoutMs = 60_000): Promise<string> {
   const [, origin] = await waitForOutput(server, /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/, { timeoutMs })
   return origin!
 }
