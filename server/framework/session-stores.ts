@@ -1,50 +1,44 @@
 /**
  * Where sessions are kept when the cookie carries only an id (SESSION_STORE `memory` or
- * `redis`; docs/decisions/031-session-stores.md). A record is JSON (`StoredSession`)
- * under `app-session:` and the SHA-256 of the id, so a dump of the store holds no
- * cookie anyone could send; it expires on its own (the idle timeout, and never after the
- * absolute one).
+ * `redis`). A record's key is the SHA-256 of the id, so a dump of the store holds no
+ * cookie anyone could send.
  *
  * Redis failing fails closed: a command that fails or takes over 0.5 s throws
- * `SessionsUnavailableError`, which every kind of request answers 503 with `Retry-After`; nothing
- * waits in an offline queue, the client reconnects by itself, and the operator reads
- * one warning a minute while it lasts and an info line once Redis answers again.
+ * `SessionsUnavailableError`, a 503 with `Retry-After` for every request kind; nothing
+ * waits in an offline queue, and the log gets one warning a minute while it lasts.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import { AppError, errors } from './error-registry.js'
 import { connectRedis } from './redis-connection.js'
 
-/** Prefix of every session key this app writes to the store. */
 export const SESSION_KEY_PREFIX = 'app-session:'
 
-/** A session id as the cookie carries it: 32 random bytes, base64url. */
+/** 32 random bytes, base64url. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/
 
 export function newSessionId(): string {
   return randomBytes(32).toString('base64url')
 }
 
-/** True for what could be an id this app made (an old sealed cookie is not: it is no session here). */
+/** An old sealed cookie is not: it is no session here. */
 export function isSessionId(value: string): boolean {
   return SESSION_ID.test(value)
 }
 
-/** The store key of a session id: its SHA-256, so what the store holds cannot be sent back as a cookie. */
 export function sessionKey(id: string): string {
   return SESSION_KEY_PREFIX + createHash('sha256').update(id).digest('base64url')
 }
 
-/** A session as a store keeps it (JSON). Times are milliseconds since the epoch. */
+/** Times are milliseconds since the epoch. */
 export interface StoredSession {
-  /** When the session (this id's, or the one it was regenerated from) started: the absolute timeout counts from here. */
+  /** The absolute timeout counts from here (kept across regenerate()). */
   readonly createdAt: number
-  /** When its data was last written (its last use is its TTL's business: the idle timeout). */
+  /** Last written; the idle timeout is the record's TTL. */
   readonly savedAt: number
   readonly data: Record<string, unknown>
 }
 
-/** A stored session read back, or undefined for anything that is not one. */
 export function parseStoredSession(value: string): StoredSession | undefined {
   try {
     const parsed = JSON.parse(value) as Partial<StoredSession> | null
@@ -64,20 +58,17 @@ export interface SaveOptions {
 }
 
 export interface SessionStore {
-  /** The record under `key` and the milliseconds it has left; undefined when there is none. */
   read(key: string): Promise<{ readonly value: string; readonly ttlMs: number } | undefined>
-  /** Keeps `value` under `key` for `ttlMs`; false when `existing` said otherwise. */
+  /** False when `existing` said otherwise. */
   save(key: string, value: string, ttlMs: number, options: SaveOptions): Promise<boolean>
-  /** Gives the record under `key` `ttlMs` more, its value untouched; false when it is gone. */
+  /** False when it is gone. */
   touch(key: string, ttlMs: number): Promise<boolean>
   remove(key: string): Promise<void>
   close(): Promise<void>
 }
 
-/** How long a client is told to wait before trying again when the store does not answer. */
 export const SESSIONS_RETRY_AFTER_S = 5
 
-/** Thrown where a session cannot be read or saved: a 503 for every kind of request. */
 export class SessionsUnavailableError extends AppError {
   constructor(cause: unknown) {
     super(errors.SESSIONS_UNAVAILABLE())
@@ -87,9 +78,8 @@ export class SessionsUnavailableError extends AppError {
 }
 
 /**
- * Sessions in this process's memory, for one instance (development): they end with it.
- * Expired records go when next read and in a sweep every thousand writes; past
- * `maxSessions`, the least recently written go first.
+ * For one instance (development). Expired records go when next read and in a sweep every
+ * thousand writes; past `maxSessions`, the least recently written go first.
  */
 export function memoryStore(clock: () => number, maxSessions = 100_000): SessionStore {
   const records = new Map<string, { value: string; expiresAt: number }>()
@@ -134,10 +124,7 @@ export function memoryStore(clock: () => number, maxSessions = 100_000): Session
 export const REDIS_DOWN_WARNING = 'Redis is unreachable: requests that carry or start a session answer 503 until it answers again'
 export const REDIS_BACK_INFO = 'Redis answers again: sessions work'
 
-/**
- * Sessions in Redis at `url`, shared by every instance. Connects before it resolves,
- * or gives up after a second: Redis down at start is the same as Redis down later.
- */
+/** Connects before it resolves, or gives up after a second: Redis down at start is the same as down later. */
 export async function redisStore(
   url: string,
   log: FastifyBaseLogger,
@@ -145,7 +132,6 @@ export async function redisStore(
   onFailure: () => void = () => {},
 ): Promise<SessionStore> {
   const { redis, failed, answered } = await connectRedis(url, log, { down: REDIS_DOWN_WARNING, back: REDIS_BACK_INFO, warnIntervalMs })
-  /** A command's result; its failure the 503 every kind of request answers. */
   const call = async <T>(command: () => Promise<T>): Promise<T> => {
     try {
       const result = await command()
@@ -157,7 +143,6 @@ export async function redisStore(
       throw new SessionsUnavailableError(error)
     }
   }
-  /** A transaction's replies, or its first error thrown. */
   const replies = (results: Array<[Error | null, unknown]> | null): unknown[] => {
     if (!results) throw new Error('the transaction was aborted')
     return results.map(([error, reply]) => {
