@@ -1,13 +1,9 @@
 /**
- * Guards (docs/architecture.md, "Guards"): a layout or a route declared with
- * `guard: guarded<Value>()` has a guard function in its server module. For every
- * request that reaches a page beneath it (the document, the page data whatever the
- * browser says it holds, HEAD, a conditional request, a form post before its body's
- * files are read) the guards of the page's layouts and route run root to leaf, once per
- * request, before any loader or action beneath them. A guard passes by returning a
- * value (handed to the loaders and actions beneath it as `guard`), or stops the request
- * by throwing `redirect()` (`redirectToSignIn()` adds the return path), `notFound()` or
- * an `HttpError` (403).
+ * Guards (docs/architecture.md, "Guards"): for every request that reaches a page (the
+ * document, the page data whatever the browser has cached, a form post before its files are
+ * read) the guards of its layouts and route run root to leaf, once, before any loader or
+ * action beneath them. A guard passes a value down as `guard`, or throws `redirect()`,
+ * `notFound()` or an `HttpError` to stop the request.
  */
 import { timeStep } from './metrics/timing.js'
 import type { FastifyReply, FastifyRequest } from 'fastify'
@@ -22,73 +18,58 @@ import { openResponse } from './response-control.js'
 import type { ResponseControl } from './response-control.js'
 import type { SessionControl } from './session.js'
 
-/** What a guard is given: the request, its session and cookies, and where the visitor was going. */
 export interface GuardContext {
   readonly request: FastifyRequest
-  /** The params of the page asked for (none for a path no route matches). */
+  /** None for a path no route matches. */
   readonly params: Readonly<Record<string, string>>
   readonly searchParams: URLSearchParams
-  /** The page's path and query as asked for (the page's, for page data and form posts): where to come back to. */
+  /** The page's path and query (also for page data and form posts): where to come back to. */
   readonly location: string
   readonly cookies: Readonly<Record<string, string | undefined>>
   readonly session: SessionControl
   readonly response: ResponseControl
 }
 
-/** A guard: returns what it passes to everything beneath it, or throws to stop the request. */
+/** Returns what it passes to everything beneath it, or throws to stop the request. */
 export type Guard<Value = unknown> = (context: GuardContext) => Value | Promise<Value>
 
-/**
- * Declares a guard once, to use on layouts, routes and /api routes alike:
- * `export const signedIn = defineGuard(({ session, location }) => ...)`.
- */
+/** For layouts, routes and /api routes alike: `export const signedIn = defineGuard(({ session, location }) => ...)`. */
 export function defineGuard<Value>(guard: Guard<Value>): Guard<Value> {
   return guard
 }
 
-/**
- * The redirect to a sign-in page that brings the visitor back: `/login?next=/account`.
- * In /api, where a script cannot be sent to a page, a guard's redirect is a 401.
- */
+/** `/login?next=/account`. In /api a guard's redirect is a 401: a script cannot be sent to a page. */
 export function redirectToSignIn(signInPath: string, context: Pick<GuardContext, 'location'>): RedirectError {
   return redirect(`${signInPath}?${RETURN_PARAM}=${encodeURIComponent(context.location)}`, 303)
 }
 
-/** What the guards of one request decided. */
 export type GuardOutcome =
   | {
       readonly ok: true
-      /** The value in scope for each layout of the page (its own guard's, else the nearest above), by layout id. */
+      /** By layout id: its own guard's value, else the nearest above. */
       readonly layouts: ReadonlyMap<string, unknown>
-      /** The value in scope for the page's loader and actions. */
       readonly route: unknown
     }
   | {
       readonly ok: false
-      /** The value in scope for each layout above the guard that stopped it (their loaders still run). */
       readonly layouts: ReadonlyMap<string, unknown>
       readonly error: unknown
-      /** The layout whose guard stopped the request; undefined when it was the route's. */
+      /** Undefined when the route's guard stopped it. */
       readonly layoutId: string | undefined
-      /** How many layouts of the chain, from the root, are above the guard that stopped it (their loaders may run). */
+      /** Layouts above the guard that stopped it: their loaders still run, to frame the error. */
       readonly above: number
     }
 
-/** What no guard decided: a page nothing guards (most pages: answered without a wait). */
+/** Most pages: no promise, so no wait. */
 export const UNGUARDED: GuardOutcome = { ok: true, layouts: new Map(), route: undefined }
 
-/** One outcome per request: a form post's refusal renders the page again without asking twice. */
+/** A form post's client error renders the page again without running the guards twice. */
 const outcomes = new WeakMap<FastifyRequest, Promise<GuardOutcome>>()
 
-/** True when anything around the page (or the page itself) is guarded. */
 export function isGuarded(chain: readonly AnyLayout[], match: RouteMatch | null): boolean {
   return chain.some((layout) => layout.guard) || Boolean(match?.route.guard)
 }
 
-/**
- * Runs the guards around the page a request reaches, root to leaf, once per request.
- * With none, it passes at once (no promise: `UNGUARDED`) and opens nothing.
- */
 export function runGuards(
   request: FastifyRequest,
   definition: AnyAppDefinition,
@@ -143,7 +124,7 @@ async function decide(
 type Passed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown }
 
 async function pass(guard: Guard | undefined, context: GuardContext): Promise<Passed> {
-  // The start checks every declared guard has its function: this is a bug, and it fails closed.
+  // checkGuards at start makes this a bug; it fails closed.
   if (!guard) return { ok: false, error: new Error('A guarded layout or route has no guard function') }
   try {
     return { ok: true, value: await guard(context) }
@@ -152,11 +133,7 @@ async function pass(guard: Guard | undefined, context: GuardContext): Promise<Pa
   }
 }
 
-/**
- * Each declared guard has its function, and no function guards what the table does not
- * say is guarded (the types ask for both; this catches what they cannot see, such as a
- * fixture built at run time). Throws naming the layout or route.
- */
+/** The types ask for it too; this catches what they cannot see, such as a fixture built at run time. */
 export function checkGuards(definition: AnyAppDefinition): void {
   const check = (kind: 'Layout' | 'Route', id: string, declared: boolean, guard: unknown) => {
     if (declared && typeof guard !== 'function') {
@@ -176,19 +153,14 @@ export function checkGuards(definition: AnyAppDefinition): void {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** An /api route's guard (server/framework/guards.ts): it runs before the body is read. */
+    /** An /api route's guard: it runs before the body is read. */
     guard?: Guard<any>
   }
 }
 
-/** What each /api request's guard passed, read by `guardValue`. */
 const apiValues = new WeakMap<FastifyRequest, { readonly guard: Guard<any>; readonly value: unknown }>()
 
-/**
- * The route-level `onRequest` hook of an /api route with `config: { guard }`: runs the
- * guard before the body is read, and answers what it stops in the API's JSON error shape.
- * A guard's redirect (to a sign-in page) is a 401 here: a script cannot be sent to a page.
- */
+/** The `onRequest` hook of an /api route with `config: { guard }`: before the body is read. */
 export async function guardApiRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
   const guard = request.routeOptions.config.guard
   if (!guard) return undefined
@@ -215,10 +187,8 @@ export async function guardApiRequest(request: FastifyRequest, reply: FastifyRep
   }
 }
 
-/**
- * What `guard` passed for this /api request: `const account = guardValue(request, signedIn)`.
- * Throws when the route is not guarded by it (a route whose config forgot the guard).
- */
+/** `const account = guardValue(request, signedIn)`; throws when the route's config lacks that guard. */
+
 export function guardValue<Value>(request: FastifyRequest, guard: Guard<Value>): Value {
   const passed = apiValues.get(request)
   if (!passed || passed.guard !== guard)
