@@ -1,12 +1,7 @@
 /**
- * Security headers on every answer: a CSP that allows scripts only from this origin or
- * carrying the response's nonce, no framing, no MIME sniffing, a strict referrer
- * policy (server/framework/security-headers.ts has the values). HSTS is sent when the request
- * came over https, directly or through a trusted proxy.
- *
- * The nonces are drawn only for an answer that uses one (`reply.cspNonce`, read by a
- * page with an inline script): an asset, a cached static page or a JSON answer needs
- * none, and its CSP is the same fixed string.
+ * Security headers on every response (values in ../security-headers.ts). The nonces are
+ * drawn only for a response that reads `reply.cspNonce`: an asset, a cached static page or
+ * JSON needs none, and its CSP is the same fixed string.
  */
 import { randomFillSync } from 'node:crypto'
 import type { FastifyInstance, FastifyReply } from 'fastify'
@@ -24,7 +19,7 @@ import { isHttps } from '../request-scheme.js'
 
 declare module 'fastify' {
   interface FastifyReply {
-    /** This answer's CSP nonces, fresh per answer; reading them puts them into its CSP. */
+    /** Fresh per response; reading them puts them into its CSP. */
     readonly cspNonce: CspNonce
   }
 }
@@ -35,20 +30,18 @@ export interface CspNonce {
 }
 
 export interface SecurityPluginOptions {
-  /** `npm run dev`: the CSP also lets Vite's client start its worker from a blob. */
+  /** The CSP also lets Vite's client start its worker from a blob. */
   readonly development: boolean
-  /** Inline content allowed by hash on every answer: the app's stylesheet (server/framework/render/inline-style.ts). */
+  /** Allowed by hash: the app's inline stylesheet. */
   readonly styleSources: readonly string[]
-  /** CROSS_ORIGIN_OPENER_POLICY; none sent when undefined. */
   readonly openerPolicy: OpenerPolicy | undefined
 }
 
 const NONCES = Symbol('cspNonces')
 
 /**
- * Random bytes drawn a few kilobytes at a time and each handed out once: one call into
- * the system's generator per 128 answers instead of one per answer (a few microseconds
- * each under load). Node's `randomUUID` keeps its entropy the same way.
+ * Drawn a few kilobytes at a time, each byte handed out once: one call into the system's
+ * generator per 128 responses (a few microseconds each under load), as `randomUUID` does.
  */
 const NONCE_BYTES = 32
 const pool = Buffer.alloc(NONCE_BYTES * 128)
@@ -69,7 +62,7 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOpti
   const directives = withStyleSources(opts.development ? DEVELOPMENT_CSP_DIRECTIVES : CSP_DIRECTIVES, opts.styleSources)
   const policy = cspHeader(directives)
   const headers = securityHeaders(opts.openerPolicy)
-  // The policy with nonces, written once around two gaps: per answer, only the nonces are joined in.
+  // Written once around two gaps: per response, only the nonces are joined in.
   const GAP = '\u0000'
   const [beforeScript, betweenNonces, afterStyle] = cspHeader({
     ...directives,
@@ -92,8 +85,8 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOpti
   })
   fastify.addHook('onRequest', function applySecurityHeaders(request, reply, done) {
     reply.headers(headers).header('content-security-policy', policy)
-    // HSTS only over https: directly, or as a trusted proxy's X-Forwarded-Proto says.
-    // Over plain http (local, tests) the header would be ignored at best.
+    // Over plain http (local, tests) HSTS would be ignored at best.
+
     if (isHttps(request)) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY)
     done()
   })
