@@ -267,7 +267,7 @@ function failure(error: unknown, context: ResolveContext, request: FastifyReques
       return { kind: 'render', payload: { kind: 'not-found', status: 404, buildId, ...site } }
     case 'client-error': {
       const { status, code, message } = failed.error
-      // A 5xx in our words (sessions whose store does not answer) is worth a warning; a 4xx is the visitor's.
+      // A 5xx of ours (a session store that does not respond) is worth a warning; a 4xx is the visitor's.
       if (status >= 500) request.log.warn({ ...source, status, code }, `${thrower} refused the request`)
       else request.log.info({ ...source, status, err: error }, `${thrower} refused the request`)
       return { kind: 'render', payload: { kind: 'error', status, buildId, ...(failed.exposed ? { message } : {}), ...site } }
