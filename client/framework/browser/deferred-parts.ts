@@ -26,7 +26,7 @@ interface Part {
 export interface DeferredParts<P extends RenderPayload> {
   readonly payload: P
   settle(outcome: DeferredOutcome): void
-  /** The answer ended: every part still pending fails with `message`. */
+  /** The response ended: every part still pending fails with `message`. */
   end(message: string): void
 }
 
@@ -90,11 +90,11 @@ function newPart(): Part {
   }
 }
 
-/** A streamed page-data answer: its first line, the payload; then its parts, once `receive` has the payload. */
+/** A streamed page-data response: its first line, the payload; then its parts, once `receive` has the payload. */
 export interface StreamedParts {
   readonly payload: Promise<unknown>
   receive<P extends RenderPayload>(payload: P): P
-  /** The payload is not used (another build's): the rest of the answer is not waited for. */
+  /** The payload is not used (another build's): the rest of the response is not waited for. */
   cancel(): void
 }
 

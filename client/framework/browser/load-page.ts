@@ -12,7 +12,7 @@ import type { LayoutData } from './layout-data.js'
 import type { PageModules } from './page-modules.js'
 
 export type LoadResult =
-  /** `fetchedAt`: when the data answered, which is what a cache lifetime counts from. */
+  /** `fetchedAt`: when the data arrived, which is what a cache lifetime counts from. */
   | { readonly kind: 'ready'; readonly page: ReadyPage; readonly fetchedAt: number }
   | { readonly kind: 'redirect'; readonly location: string }
   | { readonly kind: 'reload'; readonly reason: string }
@@ -34,7 +34,7 @@ export async function loadPage(key: string, ctx: LoadContext): Promise<LoadResul
 
   const cached = ctx.layouts.freshFor(expectedRoute)
   const since = ctx.layouts.changes
-  // Another build's server answers this before running any loader (see BUILD_ID_HEADER).
+  // Another build's server responds to this before running any loader (see BUILD_ID_HEADER).
   const headers: Record<string, string> = { accept: 'application/json', [BUILD_ID_HEADER]: ctx.buildId }
   if (cached.size > 0) headers[CACHED_LAYOUTS_HEADER] = [...cached.keys()].join(',')
 

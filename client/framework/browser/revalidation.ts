@@ -1,7 +1,7 @@
 /**
  * Which cached pages an action's change reaches (docs/guide/forms-and-actions.md,
  * "Revalidation"). A failure page always is (no data to keep); a static page never is:
- * its answer is rendered once and shared, whatever an action did.
+ * it is rendered once and shared, whatever an action did.
  */
 import type { ChangedOnWire } from '../../../shared/framework/actions.js'
 import { ROUTE_LOAD_TIMEOUT_MS } from '../../../shared/framework/constants.js'

@@ -4,7 +4,7 @@ import type { ErrorPayload } from '../../../shared/framework/page-payload.js'
 import { showDevError } from './dev-overlay.js'
 import type {} from '../browser/import-meta.js' // `import.meta.env`'s type
 
-/** A fault (500 up) shows the fixed text and digest, never the message; a refusal its status and message. */
+/** A server error (500 up) shows the fixed text and digest, never the message; a client error its status and message. */
 export function ErrorPage({ error }: { error: ErrorPayload }) {
   useEffect(() => {
     // Only `npm run dev` sends one; in the build the condition is `false` and the overlay's code is left out.

@@ -71,7 +71,7 @@ export function LayoutTree({ page, resetKey }: { readonly page: ReadyPage; reado
       </RouteErrorBoundary>
     )
   }
-  // A refused form's state reaches every level: a layout's form shows its errors as a page's does.
+  // A form's validation errors reach every level: a layout's form shows its errors as a page's does.
   const { payload } = page
   return (
     <PageMatchContext.Provider value={payload}>

@@ -7,7 +7,7 @@ import { framesOf, type LayoutSet } from './layout-tree.js'
 export const NOT_FOUND_TITLE = 'Page not found'
 export const ERROR_TITLE = 'Application error'
 
-/** A refusal below 500 says what it is, as its page does; a server failure says no more than that it failed. */
+/** A client error says what it is, as its page does; a server error says no more than that it failed. */
 export function titleOf(page: ReadyPage): string {
   const { payload, module } = page
   if (payload.kind === 'page' && module) return module.title(payload.data as never, payload.params as never)

@@ -1,7 +1,7 @@
 /**
  * The machine behind `<Form>` and `useAction` (docs/guide/forms-and-actions.md). A
  * submission is pending until what the server changed is on screen. `useAction` sends
- * in order, each once the one before answered, so each carries the session it left.
+ * in order, each once the one before has its response, so each carries the session it left.
  */
 import { ACTION_FIELD, type ActionResponse, type ActionState, type ChangedOnWire } from '../../../shared/framework/actions.js'
 import { IDENTITY_CHANGED_CODE, IDENTITY_FIELD } from '../../../shared/framework/identity.js'
@@ -14,10 +14,10 @@ export const NOT_SENT = 'The form could not be sent. Check your connection and t
 export interface SubmissionsSnapshot {
   readonly pending: Readonly<Record<string, string>> | undefined
   readonly state: ActionState | undefined
-  /** Until this form sends, a refusal the server rendered the page with is shown. */
+  /** Until this form sends, the validation errors the server rendered the page with are shown. */
   readonly sent: boolean
   readonly progress: number | undefined
-  /** Each refusal's announcement is read again. */
+  /** Each submission's error announcement is read again. */
   readonly refusals: number
 }
 
@@ -45,7 +45,7 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
   const listeners = new Set<() => void>()
   let snapshot: SubmissionsSnapshot = { pending: undefined, state: undefined, sent: false, progress: undefined, refusals: 0 }
   let newest = 0
-  /** What older submissions changed, answered after the newest was sent: it must reach the screen too. */
+  /** What older submissions changed, known after the newest was sent: it must reach the screen too. */
   let changedMeanwhile: Array<ChangedOnWire | undefined> = []
   let line: Promise<unknown> = Promise.resolve()
 
@@ -98,7 +98,7 @@ export function createSubmissions(action: string, concurrent: boolean): Submissi
     } else if (movedOn) {
       settled = context.engine?.revalidate(allOf([...older, sent.changed]))
     } else if (parseTarget(sent.redirect)?.pageKey === pageKeyOf(window.location.pathname, window.location.search)) {
-      // The server answers with this page's canonical key.
+      // The server responds with this page's canonical key.
       context.form?.reset()
       settled = context.engine?.revalidate(allOf([...older, sent.changed]))
     } else {
