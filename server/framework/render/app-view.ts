@@ -1,10 +1,9 @@
 /**
- * The React side of the server as one value: the application's pages (loaders and
- * components) and the functions that render them. Production builds it once from the
- * bundle's own modules. In development (`npm run dev`) Vite's module runner loads the
- * same modules, fresh after every edit, so the page handlers asks for the view once
- * per request instead of importing it (server/framework/development/).
+ * The application's pages and the functions that render them. Production builds it once;
+ * in development Vite's module runner reloads them after every edit, so the page handlers
+ * ask for the view per request instead of importing it (server/framework/development/).
  */
+
 import type { AnyAppDefinition } from '../page-definition.js'
 import { renderStream, renderWhole } from './render-page.js'
 

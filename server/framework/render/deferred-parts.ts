@@ -1,10 +1,9 @@
 /**
  * A loader's deferred parts on the server (docs/guide/deferred-data.md). Each promise is
- * watched from the moment the loader returns, so none is left to reject unhandled, and
- * settles within the render timeout: a failure, or a part still pending then, is a
- * server error reported once (digest, log line, report). What React and the response
- * get in its place is a promise that settles the same way and says so the way React
- * reads it (`status`, `value`, `reason`): a part already there renders at once.
+ * watched from the moment the loader returns, so none rejects unhandled, and settles
+ * within the render timeout: a failure or a part still pending then is one server error.
+ * React gets a promise carrying `status`/`value`/`reason`, so a part already there
+ * renders at once.
  */
 import type { FastifyRequest } from 'fastify'
 import { deferredKeysOf, type DeferredOutcome, type DeferredRef } from '../../../shared/framework/deferred.js'
@@ -13,7 +12,7 @@ import { serverError } from '../failures.js'
 import { toBrowserJson } from '../server-only.js'
 import { endStepSpan, startStepSpan } from '../tracing/step-spans.js'
 
-/** A part's failure, already reported: React and the answer pass on its digest and nothing else. */
+/** A part's failure, already reported: only its digest is passed on. */
 export class DeferredFailure extends Error {
   readonly digest: string
   constructor(digest: string) {
@@ -23,27 +22,21 @@ export class DeferredFailure extends Error {
   }
 }
 
-/**
- * True for a `DeferredFailure`, by its name: in development the renderer is loaded apart
- * from the server's own modules, so the class may be another copy.
- */
+/** By name: in development the renderer is loaded apart, so the class may be another copy. */
 export function isDeferredFailure(error: unknown): error is DeferredFailure {
   return error instanceof Error && error.name === 'DeferredFailure' && typeof (error as { digest?: unknown }).digest === 'string'
 }
 
-/** The outcome of each tracked promise, for the answer that sends it. */
 const outcomes = new WeakMap<object, Promise<DeferredOutcome>>()
 
-/** Where a part's failure is reported from: the route, and the layout whose data holds it. */
 interface PartSource {
   readonly routeId?: string
   readonly layoutId?: string
 }
 
 /**
- * When one request's parts must have arrived: started before its loaders run, so a part
- * due at the same moment (DEMO_SLOW_MS equal to the timeout) is late, every time: timers
- * of one duration fire in the order they were set.
+ * Started before the loaders run, so a part due at the same moment (DEMO_SLOW_MS equal to
+ * the timeout) is always late: timers of one duration fire in the order they were set.
  */
 export class PartDeadline {
   readonly timeoutMs: number
@@ -59,7 +52,6 @@ export class PartDeadline {
     this.passed.catch(() => {}) // a request without parts waits for nothing
   }
 
-  /** Once no part waits any more. */
   clear(): void {
     clearTimeout(this.#timer)
   }
@@ -73,10 +65,7 @@ class PartTimedOut extends Error {
   }
 }
 
-/**
- * The data with each top-level promise replaced by a tracked one, and the refs of those
- * parts; data without any comes back as it is.
- */
+/** The data with each top-level promise replaced by a tracked one. */
 export function deferParts(
   request: FastifyRequest,
   data: unknown,
@@ -100,8 +89,7 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
     throw new PartTimedOut(ref.key, deadline.timeoutMs)
   })
   type Thenable = Promise<unknown> & { status?: string; value?: unknown; reason?: unknown }
-  // A value JSON cannot carry (a BigInt, a cycle) or a server-only value fails here, as
-  // the part's failure, not later while it is written into an answer.
+  // A value JSON cannot carry (a BigInt, a cycle) or a server-only value fails as the part, not later mid-response.
   const arrived = Promise.race([part, late]).then((value) => (toBrowserJson(value, partAnswer(ref, source), partPath(ref)), value))
   const route = source.routeId ?? 'unmatched'
   const { metrics } = request.server
@@ -123,7 +111,7 @@ function track(request: FastifyRequest, part: PromiseLike<unknown>, ref: Deferre
     },
   )
   promise.status = 'pending'
-  // In a JSON answer (the page-data payload) the part is a placeholder: it comes on a line of its own.
+  // In the page-data payload the part is a placeholder: it comes on a line of its own.
   Object.assign(promise, { toJSON: () => null })
   const outcome = promise.then(
     (value): DeferredOutcome => ({ ...ref, value }),
@@ -151,7 +139,6 @@ function lateForNoOne(request: FastifyRequest, error: unknown): boolean {
   return true
 }
 
-/** The outcomes of a payload's deferred parts, in the order they were declared. */
 export function outcomesOf(
   data: { readonly data: unknown; readonly layouts?: Readonly<Record<string, unknown>> | undefined },
   refs: readonly DeferredRef[],
@@ -163,10 +150,7 @@ export function outcomesOf(
   })
 }
 
-/**
- * What one request's loaders returned, gathered for its payload: the layouts' data and
- * the page's, their deferred parts tracked, the parts' refs in the order they came.
- */
+/** What one request's loaders returned, their deferred parts tracked, gathered for its payload. */
 export class LoadedData {
   readonly #layouts: Record<string, unknown> = {}
   readonly #deferred: DeferredRef[] = []
@@ -181,7 +165,7 @@ export class LoadedData {
     this.#deadline = deadline
   }
 
-  /** Clears the deadline once every part has settled (at once when there are none). */
+  /** Clears the deadline once every part has settled. */
   release(): void {
     const deadline = this.#deadline
     if (this.#parts.length === 0) deadline.clear()
@@ -197,7 +181,7 @@ export class LoadedData {
     return deferred
   }
 
-  /** Adds a layout's data; a static layout's that defers is an error (returned). */
+  /** A static layout that defers is an error (returned). */
   addLayout(layout: AnyLayout, value: unknown): TypeError | undefined {
     const { data, refs } = this.#defer(value, { ...this.#inRoute, layoutId: layout.id })
     this.#layouts[layout.id] = data
@@ -205,7 +189,6 @@ export class LoadedData {
     return layout.mode === 'static' && refs.length > 0 ? cannotDefer(`layout "${layout.id}"`, refs) : undefined
   }
 
-  /** The page's data, its parts tracked; a static route's that defers is an error. */
   page(match: RouteMatch, value: unknown): { readonly data: unknown } | { readonly error: TypeError } {
     const { data, refs } = this.#defer(value, this.#inRoute)
     if (match.route.mode === 'static' && refs.length > 0) return { error: cannotDefer(`route "${match.id}"`, refs) }
@@ -213,7 +196,6 @@ export class LoadedData {
     return { data }
   }
 
-  /** `layouts` and `deferred` for the payload, when there are any. */
   payloadFields(): { layouts?: Record<string, unknown>; deferred?: readonly DeferredRef[] } {
     return {
       ...(Object.keys(this.#layouts).length > 0 ? { layouts: this.#layouts } : {}),
@@ -222,7 +204,8 @@ export class LoadedData {
   }
 }
 
-/** A static page's or layout's data is kept and shared: it cannot wait for parts (the types refuse it too). */
+/** A static page's or layout's data is kept and shared, so it cannot wait for parts. */
+
 function cannotDefer(what: string, refs: readonly DeferredRef[]): TypeError {
   return new TypeError(`The static ${what} cannot defer data (${refs.map((ref) => ref.key).join(', ')}): make it dynamic`)
 }

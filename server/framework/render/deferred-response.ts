@@ -1,7 +1,6 @@
 /**
- * Sending a page's deferred parts (docs/guide/deferred-data.md): into the streamed HTML
- * as scripts, into the page-data answer as lines, or, for a crawler, waited for before
- * the page is rendered whole.
+ * Sending a page's deferred parts: as scripts in the streamed HTML, as lines in the page
+ * data, or, for a crawler, waited for before the page is rendered whole.
  */
 import { STREAMED_HEADER } from './conditional.js'
 import { pipeline, Readable, type Writable } from 'node:stream'
@@ -13,10 +12,7 @@ import { compressingStream, negotiateEncoding } from '../compression.js'
 import { NO_STORE } from '../error-responses.js'
 import { outcomesOf } from './deferred-parts.js'
 
-/**
- * Crawlers and link previews, told by their user agent (as Next.js and React Router tell
- * them): they read the HTML once, so they get every part in place, never a fallback.
- */
+// Crawlers and link previews read the HTML once, so they get every part in place.
 // `(?<!cu)`: phones named CUBOT are not crawlers (as the isbot package has it).
 const CRAWLER =
   /(?<!cu)bot\b|crawl|spider|slurp|facebookexternalhit|facebookcatalog|embedly|quora link preview|outbrain|pinterest|vkshare|w3c_validator|whatsapp|lighthouse|bingpreview|yandex|baiduspider/i
@@ -26,12 +22,11 @@ export function isCrawler(request: FastifyRequest): boolean {
   return typeof agent === 'string' && CRAWLER.test(agent)
 }
 
-/** The outcomes of a payload's deferred parts (none for a payload without). */
 export function deferredOutcomes(payload: RenderPayload): Array<Promise<DeferredOutcome>> {
   return payload.deferred ? outcomesOf({ data: payload.kind === 'page' ? payload.data : undefined, layouts: payload.layouts }, payload.deferred) : []
 }
 
-/** One part's outcome as a script for the browser's queue; it removes itself, leaving nothing for hydration to meet. */
+/** The script removes itself, leaving nothing for hydration to meet. */
 export function outcomeScript(outcome: DeferredOutcome, nonce: string | undefined): string {
   const nonceAttribute = nonce ? ` nonce="${escapeHtml(nonce)}"` : ''
   return `<script${nonceAttribute}>(self.${DEFERRED_GLOBAL}=self.${DEFERRED_GLOBAL}||[]).push(${serializeForScript(outcome)});document.currentScript.remove()</script>`
@@ -39,8 +34,7 @@ export function outcomeScript(outcome: DeferredOutcome, nonce: string | undefine
 
 /**
  * Writes each outcome into a document stream when it settles. Between two of React's
- * writes is always between two whole pieces of HTML (React writes a flush's pieces in
- * one synchronous run), and going through `write` keeps the order with React's.
+ * writes is always between two whole pieces of HTML (React writes a flush synchronously).
  */
 export function partWriter(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, nonce: string | undefined, first: string) {
   const written = new Set<number>()
@@ -48,7 +42,7 @@ export function partWriter(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, no
   let ending = false
   const open = (body: Writable) => !ending && !body.writableEnded && !body.destroyed
   return {
-    /** Writes `first` (the page's script), then each part as it settles: from now, once React's shell is in. */
+    /** Once React's shell is in: `first` (the page's script), then each part as it settles. */
     start(body: Writable): void {
       if (!open(body)) return // React wrote the whole page at once: `rest` has it all
       if (first) body.write(first)
@@ -61,7 +55,7 @@ export function partWriter(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, no
         })
       }
     },
-    /** What is not written yet, once every part has settled (within the render timeout). */
+    /** What is not written yet, once every part has settled. */
     async rest(): Promise<string> {
       ending = true
       const settled = await Promise.all(outcomes)
@@ -72,10 +66,9 @@ export function partWriter(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, no
 }
 
 /**
- * A page-data answer with deferred parts: one JSON value per line, the payload first
- * (`json`, made before anything is sent)
- * (its parts as placeholders), then each part's outcome as it settles; compressed here,
- * each line flushed, when the client takes an encoding we use.
+ * Page data with deferred parts: one JSON value per line, the payload first (`json`, made
+ * before anything is sent), then each part as it settles; compressed here so that each
+ * line is flushed.
  */
 export function sendDeferredData(reply: FastifyReply, payload: RenderPayload, json: string, compression: boolean): FastifyReply {
   const outcomes = deferredOutcomes(payload)

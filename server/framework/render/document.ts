@@ -1,8 +1,4 @@
-/**
- * The HTML document around React's output. Everything that varies per response is
- * escaped here: the title as text, the page payload through the script-safe serializer,
- * the nonce as an attribute. React's HTML goes into `<div id="root">`.
- */
+/** The HTML document around React's output; everything that varies per response is escaped here. */
 import { BOOTSTRAP_ELEMENT_ID, MONITORING_ELEMENT_ID, ROOT_ELEMENT_ID } from '../../../shared/framework/constants.js'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
 import { escapeHtml, escapeJsonForScript, serializeForScript } from '../../../shared/framework/html.js'
@@ -11,7 +7,7 @@ import { headTagsOf, titleOf } from '../../../client/framework/view/page-head.js
 import { HEAD_MARKER } from '../../../shared/framework/head.js'
 import type { PageRender } from './render-page.js'
 
-/** The preload list of a route: entry, route chunk, and their static imports, once each. */
+/** Entry, route chunk, and their static imports, once each. */
 export function preloadsFor(manifest: BuildManifest, routeId: string | undefined): string[] {
   const route = routeId ? manifest.routes[routeId] : undefined
   const files = [manifest.entry.file, ...manifest.entry.imports]
@@ -20,27 +16,21 @@ export function preloadsFor(manifest: BuildManifest, routeId: string | undefined
 }
 
 /**
- * The document's one script. A production build's route chunks import the entry, so a
- * page's chunk is the script: the browser runs the entry, then the page's module, in
- * one task, and the page hydrates without the extra task a dynamic import of the chunk
- * would wait (client/framework/browser/start.tsx). Otherwise (development, where pages are not
- * chunks; a document without a page) it is the entry.
+ * A production route chunk imports the entry, so the page's chunk is the script: entry and
+ * page run in one task, without the extra task a dynamic import would wait. In
+ * development (pages are not chunks) or without a page, the entry.
  */
 export function startScriptFor(manifest: BuildManifest, routeId: string | undefined): string {
   const route = routeId ? manifest.routes[routeId] : undefined
   return route?.imports.includes(manifest.entry.file) ? route.file : manifest.entry.file
 }
 
-/** How every page document starts, up to where the product's `<html>` attributes go (static-pages.ts puts them into cached pages). */
+/** Up to where the product's `<html>` attributes go (static-pages.ts puts them into cached pages). */
 export const DOCUMENT_START = '<!DOCTYPE html><html lang="en"'
 
-/** What the product may write on `<html>`: a lower-case name, and not the framework's own `lang`. */
 const ATTRIBUTE_NAME = /^(?!lang$)[a-z][a-z0-9-]*$/
 
-/**
- * The root layout's `documentAttributes` as HTML (` data-theme="dark"`), values escaped;
- * a name the framework does not write on `<html>` throws, naming it.
- */
+/** The root layout's `documentAttributes` as HTML (` data-theme="dark"`); a name other than lower-case or `lang` throws. */
 export function htmlAttributes(attributes: Readonly<Record<string, string>> | undefined): string {
   let html = ''
   for (const [name, value] of Object.entries(attributes ?? {})) {
@@ -50,12 +40,10 @@ export function htmlAttributes(attributes: Readonly<Record<string, string>> | un
   return html
 }
 
-/** The document head of a page, with everything the browser needs before React's HTML. */
 export function renderDocumentHead(render: PageRender): string {
   const { manifest, page } = render
   const { payload } = page
-  // A static page is sent to everyone as it is, so it has no nonce: it needs none (no
-  // inline script; its scripts come from this origin, which the CSP allows).
+  // A static page (the same bytes for everyone) has no nonce and needs none: no inline script.
   const nonceAttribute = render.nonce ? ` nonce="${escapeHtml(render.nonce.script)}"` : ''
   const routeId = payload.kind === 'page' ? payload.routeId : undefined
   const preloads = preloadsFor(manifest, routeId)
@@ -95,11 +83,9 @@ export function renderDocumentHead(render: PageRender): string {
 }
 
 /**
- * A page with deferred parts has its script right after React's shell, `async`: it
- * hydrates as soon as it has loaded, while the parts are still on their way (in the
- * head it would wait for the whole document, the last part included). Not in
- * development: Vite's scripts in the head (React Refresh's preamble) must run first,
- * and an `async` script may run before them.
+ * With deferred parts the script goes right after React's shell, `async`, to hydrate while
+ * the parts are on their way (in the head it would wait for the last one). Not in
+ * development: React Refresh's preamble in the head must run first.
  */
 export function startsAfterShell(render: PageRender): boolean {
   return render.deferred?.streamed === true && !render.development
@@ -115,10 +101,8 @@ export function startScriptTag(render: PageRender): string {
 
 export const DOCUMENT_TAIL = '</div></body></html>'
 
-/**
- * `npm run dev` only: Vite's client (HMR, error overlay) and React Refresh's preamble,
- * before the entry. The meta tag gives Vite the nonce for the `<style>` tags it inserts.
- */
+/** Vite's client and React Refresh's preamble; the meta tag gives Vite the nonce for the `<style>` tags it inserts. */
+
 function developmentScripts(scripts: readonly string[], nonce: string, styleNonce: string): string {
   return (
     `<meta property="csp-nonce" nonce="${styleNonce}">` + scripts.map((code) => `<script type="module" nonce="${nonce}">${code}</script>`).join('')

@@ -1,8 +1,7 @@
 /**
- * The app's stylesheet, written into every page document instead of linked: the first
- * paint then waits for no request (a linked stylesheet blocks rendering until it has
- * arrived). Allowed by its hash in the CSP's style-src, the same on every answer, so a
- * static page (sent to everyone as the same bytes, without a nonce) carries it too.
+ * The app's stylesheet, inlined in every page document so the first paint waits for no
+ * request. Allowed by its hash in the CSP's style-src, not a nonce, so a static page (the
+ * same bytes for everyone) carries it too.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
@@ -11,13 +10,13 @@ import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
 import { ASSETS_PREFIX } from '../../../shared/framework/constants.js'
 
 export interface InlineStyle {
-  /** The stylesheets' text, in the manifest's order. */
   readonly text: string
-  /** Its CSP source: `'sha256-…'`. */
+  /** `'sha256-…'` */
   readonly cspSource: string
 }
 
-/** Reads the build's stylesheets once, at start; none (development: Vite injects its own) gives undefined. */
+/** Undefined in development, where Vite injects its own. */
+
 export function readInlineStyle(clientDir: string, manifest: BuildManifest): InlineStyle | undefined {
   if (manifest.css.length === 0) return undefined
   const text = manifest.css.map((url) => readFileSync(path.join(clientDir, 'assets', url.slice(ASSETS_PREFIX.length)), 'utf8')).join('\n')

@@ -1,8 +1,7 @@
 /**
- * The handlers of the two page request kinds: the document (GET a page path, as React
- * Router's handleDocumentRequest) and the page data (GET `/_data<page path>`, its
- * handleDataRequest). Built once by app.ts; the pages and actions plugins route here
- * and keep only their HTTP checks.
+ * The handlers of the two page request kinds: the document (GET a page path) and the page
+ * data (GET `/_data<page path>`), as React Router's handleDocumentRequest and
+ * handleDataRequest. The pages and actions plugins route here.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { BuildManifest } from '../../../shared/framework/build-manifest.js'
@@ -27,41 +26,31 @@ import { labelPageRoute } from '../metrics/route-label.js'
 import type { Metrics } from '../metrics/metrics.js'
 
 export interface PageHandlersOptions {
-  /** The pages and their renderer: always the same in production, the latest edit in development. */
+  /** The same in production; the latest edit in development. */
   readonly view: () => AppView
   readonly manifest: BuildManifest
-  /** The app's stylesheet, written into every document; absent in development. */
   readonly inlineStyle?: InlineStyle
-  /**
-   * `npm run dev`: pages are never cached (an edit must show on the next request) and
-   * failures carry their message and stack to the browser's error overlay.
-   */
+  /** Pages are never cached (an edit must show on the next request); failures go to the error overlay. */
   readonly development: boolean
   readonly metrics: Metrics
-  /** A streamed render still running after this long is aborted. */
   readonly renderTimeoutMs: number
-  /** Compress what goes out (COMPRESSION): static pages once, streamed pages as they stream. */
   readonly compression: boolean
-  /** The browser's monitoring config, written into every page; absent without SENTRY_DSN. */
+  /** Absent without SENTRY_DSN. */
   readonly monitoring?: BrowserMonitoringConfig
 }
 
-/** What the plugins ask of page requests. */
 export interface PageHandlers {
   readonly buildId: string
-  /** `npm run dev`: failures carry their message and stack to the browser's error overlay. */
   readonly development: boolean
-  /** GET a page path: the HTML document. */
   handleDocumentRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
-  /** GET `/_data<page path>`: the same page as JSON. */
   handleDataRequest(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
-  /** The view of this request (pages and renderer); ask once, pass it on. */
+  /** Ask once per request and pass it on: in development it changes with each edit. */
   view(): AppView
-  /** What a location shows (a form post's page, rendered again after a refusal). */
+  /** What a location shows (a form post's page, rendered again after a client error). */
   resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation): Promise<Resolution>
   /** Sends a payload as this location's HTML document (a form post's 422 page, or its error page). */
   sendDocument(reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: RenderPayload): Promise<FastifyReply>
-  /** Documents and page data kept in memory, for the metrics (characters, close to bytes for HTML and JSON). */
+  /** For the metrics (characters, close to bytes for HTML and JSON). */
   staticPagesKept(): { readonly entries: number; readonly bytes: number }
 }
 
@@ -69,7 +58,6 @@ export function createPageHandlers(opts: PageHandlersOptions): PageHandlers {
   const { manifest, development } = opts
   const { buildId } = manifest
 
-  /** A render that failed: reported with its digest; the 500 page (with the overlay in development) goes out. */
   function sendRenderFailure(reply: FastifyReply, payload: RenderPayload, error: unknown): FastifyReply {
     const { digest } = serverError(reply.request, error, 'render failed', payload.kind === 'page' ? { routeId: payload.routeId } : {})
     const overlay = development ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style } : undefined
@@ -108,16 +96,13 @@ export function createPageHandlers(opts: PageHandlersOptions): PageHandlers {
   }
 }
 
-/** What answering a request needs besides sending: resolving its location, this server's build. */
 interface PageRequestContext {
   readonly sender: PageSender
   readonly buildId: string
-  /** The answer to a data request from another build. */
   readonly anotherBuild: ErrorPayload
   resolve(request: FastifyRequest, view: AppView, location: CanonicalLocation, options?: ResolveOptions): Promise<Resolution>
 }
 
-/** GET a page path: a static route's page from memory, or the page resolved and rendered. */
 async function handleDocumentRequest({ sender, resolve }: PageRequestContext, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const location = locationOfTarget(request.url)
   if (!location) return request.server.errorResponses.send(request, reply, errors.MALFORMED_URL())
@@ -135,7 +120,6 @@ async function handleDocumentRequest({ sender, resolve }: PageRequestContext, re
   return sendDocument(sender, reply, view, location, resolution.payload)
 }
 
-/** GET `/_data<page path>`: the same page as JSON, a static route's kept after its first answer. */
 async function handleDataRequest(
   { sender, resolve, buildId, anotherBuild }: PageRequestContext,
   request: FastifyRequest,
@@ -179,19 +163,17 @@ function payloadJson(sender: PageSender, request: FastifyRequest, payload: Rende
   }
 }
 
-/** A page served from memory, for the metrics: a cache hit, and the route it belongs to. */
 function noteKeptPage(request: FastifyRequest, kept: { readonly routeId: string | undefined }): void {
   request.server.metrics.staticPage(true)
   labelPageRoute(request, kept.routeId)
 }
 
-/** A data request from a browser running another build than this server's (BUILD_ID_HEADER); without the header, none. */
 function fromAnotherBuild(request: FastifyRequest, buildId: string): boolean {
   const header = request.headers[BUILD_ID_HEADER]
   return typeof header === 'string' && header !== buildId
 }
 
-/** The answer to it: no loader has run, only this server's build id (the browser loads the page as a document). */
+/** No loader has run: the browser loads the page again as a document. */
 const anotherBuildPayload = (buildId: string): ErrorPayload => ({
   kind: 'error',
   status: 409,
@@ -199,13 +181,11 @@ const anotherBuildPayload = (buildId: string): ErrorPayload => ({
   buildId,
 })
 
-/** At most this many layout ids are read from the header: a page sits in a few layouts, not hundreds. */
+/** A page sits in a few layouts, not hundreds. */
 const MAX_CACHED_LAYOUTS = 16
 
-/**
- * The layouts the browser says it has cached fresh. Only a hint: an id that is not a layout
- * of the page is ignored, and a malformed or repeated header means none.
- */
+/** The layouts the browser has fresh: only a hint, an id that is not the page's layout is ignored. */
+
 function cachedLayouts(request: FastifyRequest): ReadonlySet<string> | undefined {
   const header = request.headers[CACHED_LAYOUTS_HEADER]
   if (typeof header !== 'string' || header.length > 1024) return undefined

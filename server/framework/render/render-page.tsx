@@ -1,14 +1,9 @@
 /**
- * Renders one page into its HTML document, whole (the default) or streamed (routes
- * with `stream: true`), and returns the result: it never sends, so the page handlers
- * decides what goes out, the document or the 500 page.
- *
- * Whole: `renderToString`, about twice as fast for a page whose data the loader already
- * fetched (docs/decisions/008). Streamed: the result is ready once React's shell is;
- * the stream starts with the document head, then React's HTML as it comes, then the
- * document tail. A streamed render that runs longer than its timeout, or whose client
- * went away (`signal`), is aborted: pending Suspense boundaries fall back to rendering
- * in the browser, and a shell still pending is a failure.
+ * Renders one page into its HTML document, whole or streamed (`stream: true`). It never
+ * sends, so the page handlers decide what goes out, the document or the 500 page.
+ * Whole is `renderToString`, about twice as fast when the loader already has the data
+ * (docs/decisions/008). A streamed render past its timeout or whose client left is
+ * aborted: pending Suspense boundaries render in the browser; a pending shell fails.
  */
 import type { InlineStyle } from './inline-style.js'
 import { Transform, type Readable } from 'node:stream'
@@ -26,51 +21,32 @@ import { isDeferredFailure } from './deferred-parts.js'
 import { partWriter } from './deferred-response.js'
 import { DOCUMENT_TAIL, renderDocumentHead, startsAfterShell, startScriptTag } from './document.js'
 
-/** Everything one render of one page depends on: built once per request by the page handlers. */
+/** Everything one render of one page depends on. */
 export interface PageRender {
   readonly manifest: BuildManifest
-  /** The app's stylesheet, written into the document (else linked: development has none to write). */
+  /** Absent in development: the stylesheets are linked. */
   readonly inlineStyle?: InlineStyle
   readonly page: ReadyPage
-  /** The page's canonical location: what wouter renders and the key the browser finds it under. */
   readonly location: CanonicalLocation
-  /**
-   * This response's CSP nonces; `style` is used in development only (Vite's `<style>`
-   * tags). None for a static page, which is sent as it is to everyone.
-   */
+  /** `style` only in development (Vite's `<style>` tags). None for a static page, the same bytes for everyone. */
   readonly nonce: { readonly script: string; readonly style: string } | undefined
   readonly development: boolean
-  /** The application's layouts around the page. */
   readonly layouts: LayoutSet
-  /** The product's attributes for this visitor's `<html>` (the root layout's `documentAttributes`), as HTML. */
+  /** The root layout's `documentAttributes`, as HTML. */
   readonly htmlAttributes?: string | undefined
-  /** What the browser's error reporting needs; absent when monitoring is off. */
   readonly monitoring?: BrowserMonitoringConfig
-  /**
-   * The page's deferred parts: streamed (each written when it settles, the page's script
-   * right after the shell), or settled already (a crawler's whole page: their scripts
-   * go before the end).
-   */
+  /** Streamed (each part written as it settles), or settled already (a crawler's whole page). */
   readonly deferred?: { readonly streamed: true } | { readonly streamed: false; readonly scripts: string }
 }
 
 export type RenderResult<Body> = { readonly ok: true; readonly body: Body } | { readonly ok: false; readonly error: unknown }
 
 export interface StreamOptions {
-  /** A render still running after this long is aborted. */
   readonly timeoutMs: number
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal
-  /**
-   * An error inside a Suspense boundary: the page still streams, the browser renders
-   * that part itself, and `digest` (sent with it) finds the report. Not called for the
-   * error that fails the shell: that one is the result.
-   */
+  /** An error inside a Suspense boundary (the browser renders that part); not the one that fails the shell. */
   readonly onRecoverableError: (error: unknown, digest: string) => void
-  /**
-   * The outcomes of the page's deferred parts: each goes into the stream as a script
-   * when it settles, between React's writes, and any not yet written before the end.
-   */
   readonly deferred?: ReadonlyArray<Promise<DeferredOutcome>>
 }
 
@@ -78,7 +54,6 @@ function appElement({ page, location, layouts }: PageRender) {
   return <AppRoot source={singlePageSource(location.pageKey, page)} layouts={layouts} ssrPath={location.pathname} ssrSearch={location.search} />
 }
 
-/** The whole document as one string. */
 export function renderWhole(render: PageRender): RenderResult<string> {
   try {
     const parts = render.deferred?.streamed === false ? render.deferred.scripts : ''
@@ -88,10 +63,9 @@ export function renderWhole(render: PageRender): RenderResult<string> {
   }
 }
 
-/** The document as a stream, once React's shell has rendered. */
+/** Resolves once React's shell has rendered. */
 export function renderStream(render: PageRender, options: StreamOptions): Promise<RenderResult<Readable>> {
-  // Before React starts: a title() or head() that throws is a failed render, as in
-  // renderWhole (thrown from onShellReady, it left the answer hanging).
+  // Before React starts: a title() or head() throwing from onShellReady left the response hanging.
   let head: string
   try {
     head = renderDocumentHead(render)
@@ -117,8 +91,6 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
     const { pipe, abort } = renderToPipeableStream(app, {
       ...(render.nonce ? { nonce: render.nonce.script } : {}),
       onShellReady() {
-        // The head first, then React's HTML as it comes, the deferred parts as they
-        // settle, and the tail once React and every part are done.
         const parts = partWriter(options.deferred ?? [], render.nonce?.script, startsAfterShell(render) ? startScriptTag(render) : '')
         const body = new Transform({
           transform: (chunk, _encoding, done) => done(null, chunk),
@@ -137,7 +109,8 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
         resolve({ ok: false, error })
       },
       onError(error) {
-        // A deferred part's failure was reported when it failed: its boundary only passes the digest on.
+        // Reported when it failed: its boundary only passes the digest on.
+
         if (isDeferredFailure(error)) return error.digest
         if (error === clientGone) return undefined
         if (error === timedOut && timedOutDigest !== undefined) return timedOutDigest

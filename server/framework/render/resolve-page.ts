@@ -1,7 +1,7 @@
 /**
- * Decides what a page URL shows, before a byte is sent: match the route, run its
- * loader, and turn the outcome into a payload (or a redirect). The HTML and the
- * page-data endpoints both call this, so they answer the same URL the same way.
+ * Decides what a page URL shows, before a byte is sent: match the route, run the guards
+ * and loaders, turn the outcome into a payload or a redirect. Documents and page data both
+ * call this, so they respond to the same URL the same way.
  */
 import { labelPageRoute } from '../metrics/route-label.js'
 import { timeStep } from '../metrics/timing.js'
@@ -22,15 +22,13 @@ export type Resolution = (
   | { readonly kind: 'render'; readonly payload: RenderPayload }
   | { readonly kind: 'redirect'; readonly status: RedirectStatus; readonly location: string }
 ) & {
-  /** What a dynamic page's loader did to the answer (cookies, headers), whatever its outcome. */
+  /** Cookies and headers a dynamic page's loaders set, whatever the outcome. */
   readonly response?: CollectedResponse
 }
 
 /**
- * The canonical location of a request target as Node hands it over; undefined when
- * its path is malformed. Node reads the request line as latin1, so a client that sent
- * UTF-8 unencoded arrives as one character per byte: those bytes are read as UTF-8
- * again (and refused when they are not UTF-8).
+ * Undefined when the path is malformed. Node reads the request line as latin1, so raw
+ * UTF-8 arrives as one character per byte: it is decoded again (refused if not UTF-8).
  */
 export function locationOfTarget(rawTarget: string): CanonicalLocation | undefined {
   const target = originForm(rawTarget)
@@ -43,10 +41,9 @@ export function locationOfTarget(rawTarget: string): CanonicalLocation | undefin
 }
 
 /**
- * The query as the client sent it, for a redirect that tidies only the path: its bytes
- * stay as they came (the canonical form reads them as UTF-8, so `%E9` would become
- * U+FFFD in a permanent redirect). What a Location may not hold raw is percent-encoded,
- * a `%` that starts no escape included.
+ * The query as sent, for a redirect that tidies only the path (the canonical form reads it
+ * as UTF-8, so `%E9` would become U+FFFD in a permanent redirect). What a Location may not
+ * hold raw is percent-encoded, a `%` that starts no escape included.
  */
 function sentQuery(request: FastifyRequest): string {
   return splitTarget(originForm(request.url))
@@ -54,29 +51,25 @@ function sentQuery(request: FastifyRequest): string {
     .replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/gu, percentEncoded)
 }
 
-/** A byte of the request line (Node reads it as Latin-1) as `%XX`; a wider character (an injected or HTTP/2 target) as UTF-8. */
+/** A Latin-1 byte as `%XX`; a wider character (an injected or HTTP/2 target) as UTF-8. */
 function percentEncoded(char: string): string {
   const code = char.codePointAt(0)!
   if (code <= 0xff) return `%${code.toString(16).toUpperCase().padStart(2, '0')}`
   return code >= 0xd800 && code <= 0xdfff ? '%EF%BF%BD' : encodeURIComponent(char)
 }
 
-/** What resolving a page depends on besides the request. */
 export interface ResolveContext {
   readonly definition: AnyAppDefinition
   readonly buildId: string
-  /** `npm run dev`: an unexpected failure's message and stack go into its payload. */
+  /** A server error's message and stack go into its payload. */
   readonly development: boolean
-  /** A deferred part still pending this long after its loader returned is a failure. */
   readonly deferTimeoutMs: number
 }
 
-/** What one page-data request asks besides its location. */
 export interface ResolveOptions {
   /**
-   * Layouts whose data the browser has cached fresh (CACHED_LAYOUTS_HEADER): their loaders
-   * are skipped and their data left out. Honoured for dynamic pages only: a static
-   * page's answer is shared, so it is always whole.
+   * Layouts whose data the browser has fresh: their loaders are skipped. Dynamic pages
+   * only: a static page's response is shared, so it is always whole.
    */
   readonly cachedLayouts?: ReadonlySet<string>
 }
@@ -84,9 +77,8 @@ export interface ResolveOptions {
 type Settled = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown }
 
 /**
- * Runs a loader; what it throws (at once or later) is a result like its data. Called
- * right away, not in a later microtask, so a failure's stack shows the request path
- * that ran it (page HTML or page data).
+ * What a loader throws is a result like its data. Called right away, not in a later
+ * microtask, so a failure's stack shows the request kind that ran it.
  */
 function settle(run: () => unknown): Promise<Settled> {
   const failed = (error: unknown): Settled => ({ ok: false, error })
@@ -105,9 +97,8 @@ export async function resolvePage(
 ): Promise<Resolution> {
   const { definition } = resolveContext
   const { pathname, search } = location
-  // One URL per page: `/about/`, `//about` and `/x/../about` answer with a permanent
-  // redirect to `/about`. The tidy path starts with a single `/` and an encoded
-  // segment, so the redirect cannot leave the site (`//host`, `/\host`).
+  // One URL per page: `/about/`, `//about` and `/x/../about` redirect to `/about`. The
+  // tidy path starts with a single `/`, so the redirect cannot leave the site (`//host`).
   const tidy = tidyPathname(pathname)
   if (tidy !== pathname) return { kind: 'redirect', status: 308, location: sameSiteLocation(tidy + (search ? `?${sentQuery(request)}` : '')) }
   const { router } = definition
@@ -116,15 +107,15 @@ export async function resolvePage(
   const routeId = match?.id
   labelPageRoute(request, routeId)
 
-  // A static page's answer is shared: its loaders get neither cookies nor the answer.
+  // A static page's response is shared: its loaders get neither cookies nor the response.
   const perRequest = match ? match.route.mode === 'dynamic' : chain.some((layout) => layout.mode === 'dynamic')
   const response = perRequest ? await openResponse(request) : undefined
   const withResponse = <R extends Resolution>(resolution: R): R => (response ? { ...resolution, response } : resolution)
   const perRequestContext = response ? { cookies: response.cookies, response: response.control, session: response.session } : {}
   const cachedLayouts = match?.route.mode === 'dynamic' ? options.cachedLayouts : undefined
 
-  // Guards first, root to leaf, whatever the browser says it has cached: a loader beneath a
-  // guard that did not pass never runs (the layouts above it still load, to frame the answer).
+  // Guards first, whatever the browser has cached: a loader beneath a guard that did not
+  // pass never runs (the layouts above it still load, to frame the response).
   const guarding = runGuards(request, definition, match, location)
   const guards = guarding === UNGUARDED ? guarding : await guarding
   const open = guards.ok ? chain : chain.slice(0, guards.above)
@@ -143,7 +134,6 @@ export async function resolvePage(
   }
 }
 
-/** What the loaders' results make of the page: its payload, or the failure that stopped it. */
 function outcomeOf(
   resolveContext: ResolveContext,
   request: FastifyRequest,
@@ -187,20 +177,14 @@ function outcomeOf(
   return { kind: 'render', payload }
 }
 
-/** What every loader of one request gets besides its own part. */
 interface LoaderInputs {
   readonly searchParams: URLSearchParams
-  /** Layouts whose data the browser has cached: their loaders are skipped (never their guards). */
   readonly cachedLayouts: ReadonlySet<string> | undefined
-  /** Cookies, the answer and the session, for a per-request page; nothing for a static one. */
+  /** Cookies, the response and the session for a dynamic page; nothing for a static one. */
   readonly perRequestContext: object
 }
 
-/**
- * Every loader at once (the layouts' in `open`, and the page's when the guards passed):
- * the slowest decides how long it takes, not their sum. Each gets the value of the
- * nearest guard above it.
- */
+/** Every loader at once, so the slowest decides how long it takes, not their sum. */
 async function runLoaders(
   definition: ResolveContext['definition'],
   request: FastifyRequest,
@@ -227,7 +211,7 @@ async function runLoaders(
             // The route's type decides what its loader may use; here, any route is served.
             definition.serverPages[match.id]!.loader({
               params: match.params,
-              // A value the route does not take is its 400, shown in its layouts like a loader's refusal.
+              // A value the route does not take is its 400, shown in its layouts like a loader's.
               search: searchOf(match, searchParams),
               searchParams,
               request,
@@ -240,19 +224,14 @@ async function runLoaders(
   return { layoutResults: await Promise.all(layoutJobs), pageResult: await pageJob }
 }
 
-/**
- * Where a failure is shown, which also says which loader failed: the layout named by
- * `failedLayout`, else the page of `routeId`.
- */
+/** Where a failure is shown: the layout `failedLayout`, else the page of `routeId`. */
 type ErrorSite = Pick<ErrorPayload, 'routeId' | 'failedLayout' | 'layouts' | 'deferred'>
 
-/** Which loader failed, for the log line and the report. */
 interface FailureSource {
   readonly routeId?: string
   readonly layoutId?: string
 }
 
-/** What a loader or guard threw, as the page's outcome: a redirect, the not-found page or the error page. */
 function failure(error: unknown, context: ResolveContext, request: FastifyRequest, site: ErrorSite, thrower: Thrower = 'loader'): Resolution {
   const { buildId } = context
   const source: FailureSource = {
@@ -279,16 +258,16 @@ function failure(error: unknown, context: ResolveContext, request: FastifyReques
   }
 }
 
-/** What threw: a loader, or a guard (which runs before them). */
 type Thrower = 'loader' | 'guard'
 
-/** The whole error, for development's overlay (never called in production). */
+/** For development's error overlay. */
 export function devErrorOf(error: unknown): DevError {
   if (error instanceof Error) return { message: error.message, ...(error.stack ? { stack: error.stack } : {}) }
   return { message: String(error) }
 }
 
-/** The route's declared query, parsed; a value it does not take throws its 400, naming the parameter. */
+/** A value the route does not take throws a 400 naming the parameter. */
+
 export function searchOf(match: RouteMatch, searchParams: URLSearchParams): Record<string, unknown> {
   try {
     return parseSearch(searchDeclOf(match.route), searchParams)

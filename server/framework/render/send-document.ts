@@ -1,7 +1,6 @@
 /**
- * Sending a page, for page-handlers.ts: a static route's page is rendered once, kept
- * with its data and answered from memory (ETag, 304); any other page is rendered per
- * request, whole or streamed, and compressed as it streams when COMPRESSION is on.
+ * Sending a page: a static route's page is rendered once and kept with its data (ETag,
+ * 304); any other page is rendered per request, whole or streamed.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { ReadyPage } from '../../../client/framework/view/page-source.js'
@@ -24,17 +23,15 @@ import type { DeferredOutcome } from '../../../shared/framework/deferred.js'
 import { deferredOutcomes, isCrawler, outcomeScript } from './deferred-response.js'
 import { pageAnswer, toBrowserJson } from '../server-only.js'
 
-/** What sending pages keeps for the server's life: its options, the static routes' responses, its 500 page. */
 export interface PageSender {
   readonly opts: PageHandlersOptions
-  /** Static routes' documents and data, by page key. */
+  /** By page key. */
   readonly staticPages: StaticCache<StaticPage>
   readonly staticData: StaticCache<StaticData>
-  /** A render that failed: reported, and the 500 page sent (page-handlers.ts). */
   readonly sendRenderFailure: (reply: FastifyReply, payload: RenderPayload, error: unknown) => FastifyReply
 }
 
-/** True when `payload` may be cached (by us or anyone): a static route's page, outside development. */
+/** By us or anyone: a static route's page, outside development. */
 export const mayCache = (sender: PageSender, payload: RenderPayload) => !sender.opts.development && isCacheable(payload)
 
 function isStreamed(view: AppView, payload: RenderPayload): boolean {
@@ -54,7 +51,6 @@ export function rememberData(
   return data
 }
 
-/** The payload with its route's module: the page, or the boundaries of a route whose page failed. */
 async function readyPage(view: AppView, payload: RenderPayload): Promise<ReadyPage> {
   if (payload.routeId === undefined) return { payload }
   const { default: module } = await view.definition.clientPages[payload.routeId]!()
@@ -84,16 +80,13 @@ function pageRender(
 }
 
 /**
- * What a document we encode ourselves varies on: the encoding when we compress, and,
- * for a shared (static) answer, the cookies the product's `<html>` attributes come
- * from (the root layout's `documentAttributes`: the theme here). Lower-case tokens:
- * @fastify/compress adds its own `accept-encoding` unless it finds it so.
+ * A shared (static) response varies on the cookies the `<html>` attributes come from.
+ * Lower-case: @fastify/compress adds its own `accept-encoding` unless it finds it so.
  */
 function documentVary(compression: boolean, shared: boolean): string | undefined {
   return [compression && 'accept-encoding', shared && 'cookie'].filter(Boolean).join(', ') || undefined
 }
 
-/** The encoding to send `request` (none when compression is off or the client takes none). */
 const encodingFor = (compression: boolean, request: FastifyRequest) =>
   compression ? negotiateEncoding(request.headers['accept-encoding']) : undefined
 
@@ -101,8 +94,6 @@ export async function sendStaticPage(sender: PageSender, request: FastifyRequest
   const { opts } = sender
   const attributes = documentAttributesOf(opts.view(), request)
   const encoding = encodingFor(opts.compression, request)
-  // The cookies pick the product's `<html>` attributes (the colours) and the client its
-  // encoding: a shared cache must key on both.
   reply.headers(staticCacheHeaders(routeOf(opts, page.routeId))).header('vary', documentVary(opts.compression, true)!)
   if (isNotModified(request, reply, staticEtag(page.etag, attributes, encoding))) return reply.code(304).send()
   reply.code(200).type('text/html; charset=utf-8')
@@ -119,16 +110,13 @@ export function sendStaticData(sender: PageSender, request: FastifyRequest, repl
   return reply.code(200).type('application/json; charset=utf-8').send(data.json)
 }
 
-/** Sends a payload as this location's HTML document: kept when static, else rendered whole or streamed. */
 export async function sendDocument(sender: PageSender, reply: FastifyReply, view: AppView, location: CanonicalLocation, payload: RenderPayload) {
   const page = await readyPage(view, payload)
   const cacheable = mayCache(sender, payload)
-  // A page with deferred parts streams them; a crawler gets it whole once they are all there.
   const deferred = deferredOutcomes(payload)
   const crawler = deferred.length > 0 && isCrawler(reply.request)
   const parts: PageRender['deferred'] = crawler ? { streamed: false, scripts: await settledScripts(deferred, reply.cspNonce?.script) } : undefined
   const streamed = isStreamed(view, payload) || (deferred.length > 0 && !crawler)
-  // A static route's page is rendered once, without a nonce, and kept.
   if (cacheable && !streamed) {
     const result = renderWholeTimed(reply.request, view, pageRender(sender.opts, view, page, location, undefined, ''), payload)
     if (!result.ok) return sender.sendRenderFailure(reply, payload, result.error)
@@ -151,7 +139,6 @@ export async function sendDocument(sender: PageSender, reply: FastifyReply, view
   return reply.code(payload.status).header('cache-control', cacheControl).type('text/html; charset=utf-8').send(body)
 }
 
-/** A streamed route's page: aborted when the client goes, compressed here as it streams. */
 async function sendStreamed(
   sender: PageSender,
   reply: FastifyReply,
@@ -197,7 +184,7 @@ async function sendStreamed(
   const vary = documentVary(opts.compression, cacheable)
   if (vary) reply.header('vary', vary)
   if (!encoding) return reply.send(result.body)
-  // Compressed here, each chunk flushed: the shell still goes out before the rest.
+  // Compressed here, each chunk flushed, so the shell goes out before the rest.
   const compressed = compressingStream(encoding)
   pipeline(result.body, compressed, () => {})
   return reply.header('content-encoding', encoding).send(compressed)
@@ -211,20 +198,15 @@ function routeIdOf(payload: RenderPayload): string | undefined {
   return payload.kind === 'page' ? payload.routeId : undefined
 }
 
-/** renderWhole is synchronous: timed around the call. */
 function renderWholeTimed(request: FastifyRequest, view: AppView, render: PageRender, payload: RenderPayload) {
   return timeSync(request, 'render', routeIdOf(payload), () => view.renderer.renderWhole(render))
 }
 
-/** Every part's script, once all have settled (within the render timeout). */
 async function settledScripts(outcomes: ReadonlyArray<Promise<DeferredOutcome>>, nonce: string | undefined): Promise<string> {
   return (await Promise.all(outcomes)).map((outcome) => outcomeScript(outcome, nonce)).join('')
 }
 
-/**
- * The product's attributes for this visitor's `<html>`, as HTML: what the root layout's
- * server module says (`documentAttributes`, from the request's cookies), none without one.
- */
+/** The root layout's `documentAttributes` for this visitor, as HTML. */
 function documentAttributesOf(view: AppView, request: FastifyRequest): string {
   const { router, serverLayouts } = view.definition
   const root = Object.values(router.layouts as Readonly<Record<string, AnyLayout>>).find((layout) => !layout.parent)

@@ -1,34 +1,29 @@
 /**
- * Static routes rendered once, served from memory (docs/architecture.md, "Routes", "Page requests"): their data does not
- * depend on the request, so the first answer for a URL serves every later request for
- * it until the process (the build) ends: the document, kept without the product's
- * `<html>` attributes (each response gets the visitor's: the theme of this
- * application) and compressed once per set of attributes and encoding
- * on first use, and the page data, kept serialized. A static document carries no CSP
- * nonce: it has no inline script, its scripts come from this origin (which the CSP
- * allows), and so it is the same bytes for everyone (decision 016). Bounded: query
- * strings make URLs unbounded, so the least recently used entry goes first.
+ * Static routes rendered once, served from memory: their data does not depend on the
+ * request, so the first response for a URL serves every later one until the process ends.
+ * The document is kept without the product's `<html>` attributes (each visitor gets
+ * theirs) and compressed once per attributes and encoding; it has no CSP nonce, so it is
+ * the same bytes for everyone (decision 016). Query strings make URLs unbounded: the least
+ * recently used entry goes first.
  */
 import { compressOnce, type Encoding } from '../compression.js'
 import { createHash } from 'node:crypto'
 import { DOCUMENT_START } from './document.js'
 
-/** The product's `<html>` attributes for one visitor, as HTML (`''`: none). */
+/** The product's `<html>` attributes for one visitor, as HTML. */
 type HtmlAttributes = string
 
 const MAX_ENTRIES = 500
 
 export interface StaticPage {
-  /** The whole document, without the product's attributes on `<html>`. */
+  /** Without the product's attributes on `<html>`. */
   readonly template: string
-  /** For the metrics' `route` label when it is served from memory. */
   readonly routeId: string | undefined
   readonly etag: string
-  /** Compressed documents, by `<html>` attributes and encoding, made on first use (shared while being made). */
+  /** By `<html>` attributes and encoding, made on first use (shared while being made). */
   readonly encoded: Map<string, Promise<Buffer>>
 }
 
-/** A static page's data as the page-data endpoint sends it. */
 export interface StaticData {
   readonly json: string
   readonly routeId: string | undefined
@@ -40,7 +35,6 @@ export class StaticCache<Entry> {
   readonly #weigh: (entry: Entry) => number
   #bytes = 0
 
-  /** `weigh`: the bytes an entry keeps, for the metrics. */
   constructor(weigh: (entry: Entry) => number) {
     this.#weigh = weigh
   }
@@ -78,14 +72,12 @@ export class StaticCache<Entry> {
   }
 }
 
-/** The document for one response: the cached template with the visitor's attributes on `<html>`. */
 export function documentFor(page: StaticPage, attributes: HtmlAttributes): string {
   const { template } = page
   if (!template.startsWith(DOCUMENT_START)) throw new Error('A cached page does not start the way every document does')
   return attributes ? DOCUMENT_START + attributes + template.slice(DOCUMENT_START.length) : template
 }
 
-/** The document for one set of attributes, compressed (once: later calls get the same bytes). */
 export function encodedDocumentFor(page: StaticPage, attributes: HtmlAttributes, encoding: Encoding): Promise<Buffer> {
   const key = `${attributes} ${encoding}`
   let body = page.encoded.get(key)
@@ -96,13 +88,12 @@ export function encodedDocumentFor(page: StaticPage, attributes: HtmlAttributes,
   return body
 }
 
-/** A cached page's ETag for one set of attributes and encoding: each is a representation of its own. */
+/** Each set of attributes and encoding is a representation of its own. */
 export function staticEtag(etag: string, attributes: HtmlAttributes, encoding: Encoding | undefined): string {
   const suffix = [attributes && attributesTag(attributes), encoding].filter(Boolean).join('-')
   return suffix ? `${etag.slice(0, -1)}-${suffix}"` : etag
 }
 
-/** A short name for a set of attributes, fit for an ETag (whatever characters their values hold). */
 function attributesTag(attributes: HtmlAttributes): string {
   return createHash('sha256').update(attributes).digest('base64url').slice(0, 8)
 }
