@@ -1,9 +1,15 @@
 /**
  * Sessions (docs/guide/sessions.md, docs/decisions/031-session-stores.md), kept where
- * SESSION_STORE says: the whole session sealed in its cookie (./sessions/sealed.ts), or a
- * random id in the cookie and the data in memory or Redis (./sessions/stored.ts). A
- * session is opened only when a request needs it: read by `ready()`, written by
- * `applyTo()` only when something changed or its lifetime is due to be extended.
+ * SESSION_STORE says:
+ *
+ * - `cookie` (the default): the whole session in an encrypted cookie (./sessions/sealed.ts),
+ *   so no store is needed. A copy of the cookie lives as long as the original: the server
+ *   cannot end it, only the lifetimes bound it.
+ * - `memory` or `redis` (./sessions/stored.ts): the cookie carries a random id only, so
+ *   `end()` and `regenerate()` end every copy of the cookie at once.
+ *
+ * A store is read only for a request that carries a session cookie, and written only when
+ * something changed or the lifetime is due to be extended.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { SessionConfig } from './config.js'
@@ -26,19 +32,13 @@ export interface SessionsOptions {
   readonly config: SessionConfig
   /** SESSION_SECRET, then SESSION_SECRET_PREVIOUS (the cookie store only). */
   readonly secrets: readonly string[]
-  /** The time sessions are measured by: Date.now unless a test moves it. */
+  /** Date.now unless a test moves it. */
   readonly clock?: () => number
-  /** The least time between two warnings that Redis fails; a minute unless a test shortens it. */
+  /** The least time between two warnings that Redis fails. */
   readonly warnIntervalMs?: number
 }
 
-/**
- * The app's sessions, as `app.sessions`. For the sealed cookie: @fastify/secure-session's
- * sealing without its hooks (which would open and seal a session on every request,
- * assets and cached pages included), registered in a context of its own that has no
- * routes, its functions borrowed. For a store: the store, opened with the app and closed
- * with it. Either way a session is opened only when a loader or action uses it.
- */
+/** `app.sessions`: a session is opened only when a loader, guard or action uses it. */
 export function registerSessions(app: FastifyInstance, options: SessionsOptions): void {
   const { config, secrets } = options
   const clock = options.clock ?? Date.now
@@ -47,9 +47,10 @@ export function registerSessions(app: FastifyInstance, options: SessionsOptions)
     throw new Error('sessions are not ready')
   }
   app.decorate('sessions', { open: (request: FastifyRequest) => open(request) } satisfies Sessions)
-  // The answer to a session that cannot be read or saved says when to try again, whichever kind of request it is
-  // (a loader's or a guard's 503 is an answer, not an error Fastify sees: marked when the read failed).
-  // Only with a store (the sealed cookie never fails); callback hooks, as they run on every answer.
+  // A session store that fails gets Retry-After, whatever the request kind (a loader's or guard's
+  // 503 is a response, not an error Fastify sees: marked when the read failed). The sealed
+  // cookie never fails. Callback hooks, as they run on every response.
+
   const { store } = config
   if (store.kind !== 'cookie') {
     app.addHook('onError', function sayWhenToRetry(_request, reply, error, done) {
