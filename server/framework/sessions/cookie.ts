@@ -4,7 +4,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { IDENTITY_COOKIE } from '../../../shared/framework/identity.js'
 import { isHttps } from '../request-scheme.js'
 
-/** The session cookie's name. */
 export const SESSION_COOKIE = 'session'
 
 /** The cookie's attributes; `maxAge` in seconds. */

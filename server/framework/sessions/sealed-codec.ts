@@ -1,10 +1,8 @@
 /**
- * The sealed cookie's codec: @fastify/secure-session (libsodium's secretbox) sealing
- * without its hooks (which would open and seal a session on every request, assets and
- * cached pages included), registered in a context of its own that has no routes, its
- * functions borrowed. The key is derived from SESSION_SECRET; SESSION_SECRET_PREVIOUS is
- * still accepted for reading, so a new secret can be rolled out without logging everyone
- * out (a session opened with the old key is sealed again with the new one on that answer).
+ * The sealed cookie's codec: @fastify/secure-session's sealing without its hooks (which
+ * would open and seal a session on every request, assets included), registered in a
+ * context with no routes. SESSION_SECRET_PREVIOUS still opens sessions, so a new secret
+ * rolls out without logging everyone out (the session is sealed again with the new key).
  */
 import { createHash, randomBytes } from 'node:crypto'
 import fastifySecureSession from '@fastify/secure-session'
@@ -19,7 +17,7 @@ const USED_KEY = '__used'
 /** The library's own: when it last sealed the cookie (seconds). */
 const SEALED_AT_KEY = '__ts'
 
-/** The keys to seal sessions with (the first) and to open them with (all): one per secret. */
+/** The first seals; all open. */
 export function sessionKeys(secrets: readonly string[]): Buffer[] {
   return secrets.length > 0 ? secrets.map((secret) => createHash('sha256').update(secret).digest()) : [randomBytes(32)]
 }
@@ -28,10 +26,6 @@ export const UNSET_SECRET_WARNING =
   'SESSION_SECRET is unset: sessions are sealed with a key made at start, so they end when this process does and ' +
   'are not shared between instances. Set SESSION_SECRET (at least 32 characters) from a secret.'
 
-/**
- * Registers @fastify/secure-session in `scope` (a context with no routes) and gives its
- * sealing and opening as a codec. Without a secret the key is random, made now.
- */
 export async function registerSealingCodec(scope: FastifyInstance, config: SessionConfig, secrets: readonly string[]): Promise<SessionCodec> {
   // The library's own expiry (from its last sealing, by the real clock) only backs ours up.
   const expiry = Math.max(config.idleTimeoutS, config.absoluteTimeoutS) + 60

@@ -1,9 +1,4 @@
-/**
- * The sealed-cookie session (SESSION_STORE=cookie): the whole session in an encrypted
- * cookie, sealed and opened by a SessionCodec (./sealed-codec.ts), so an instance needs no
- * store. A copy of the cookie lives as long as the original: the server cannot end it,
- * only the lifetimes bound it.
- */
+/** The sealed-cookie session (SESSION_STORE=cookie): the whole session in an encrypted cookie. */
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { cookieOptions, expireCookie, SESSION_COOKIE, setIdentityCookie } from './cookie.js'
@@ -11,44 +6,36 @@ import { refreshAfterMs, remainingMs, type SessionLifetimes } from './lifetimes.
 import { markServerOnlyValue } from '../server-only.js'
 import { checkKey, FLASH_KEY, identityIn, IDENTITY_KEY, isEmpty, newIdentity, type Held, type RequestSession, type SessionControl } from './types.js'
 
-/** A sealed session as its cookie holds it. */
 export interface SealedSession {
   readonly data: Record<string, unknown>
   readonly createdAt: number
   readonly usedAt: number
 }
 
-/** Seals and opens session cookies (@fastify/secure-session's functions, without its per-request hooks). */
 export interface SessionCodec {
-  /** The session a cookie holds; null when it is none of ours (tampered, another key). `rotated`: opened with a previous key. */
+  /** Null when tampered or sealed with another key. `rotated`: opened with a previous key. */
   decode(cookie: string, log: FastifyRequest['log']): { readonly session: SealedSession; readonly rotated: boolean } | null
   encode(session: SealedSession): string
 }
 
-/**
- * The most bytes of name and value a browser keeps in one cookie (RFC 6265bis): a
- * larger cookie is dropped without a word, and the session with it.
- */
+/** Browsers drop a larger cookie (name and value, RFC 6265bis) without a word, and the session with it. */
 export const MAX_COOKIE_BYTES = 4096
 
-/** A request's sealed session, as far as this request has got with it. */
 interface SealedState {
   readonly request: FastifyRequest
   readonly codec: SessionCodec
   readonly lifetimes: SessionLifetimes
   readonly clock: () => number
   held: Held | undefined
-  /** When the session read from the cookie (or last sealed in this answer) was last used; undefined for none. */
   usedAt: number | undefined
   rotated: boolean
-  /** Changed in this request (what `changed` says); `dirty`: since the cookie was last set on the answer. */
+  /** In this request; `dirty`: since the cookie was last set on the response. */
   changed: boolean
   dirty: boolean
-  /** The session as last sealed, while nothing has changed it since: the cookie's value. */
+  /** The cookie's value, while nothing has changed the session since it was sealed. */
   sealed: string | undefined
-  /** Whether the browser holds a session cookie, as far as this answer says. */
   browserHasCookie: boolean
-  /** Sealed again on this answer though nothing changed. */
+  /** Sealed again though nothing changed. */
   resealed: boolean
 }
 
@@ -77,10 +64,7 @@ function change(state: SealedState): void {
   state.dirty = true
 }
 
-/**
- * Sets `key`, or fails where it was set (the action's own error, with its digest)
- * when the sealed session would be a cookie no browser keeps; the value is not kept.
- */
+/** Fails where it was set (the action's own error, with its digest) when no browser would keep the cookie. */
 function setChecked(state: SealedState, key: string, value: unknown): void {
   const opened = open(state)
   const before = opened.data[key]
@@ -121,7 +105,7 @@ function sealedControl(state: SealedState): SessionControl {
       state.sealed = undefined
       change(state)
     },
-    // A sealed cookie has no identity to change: sealing it again (a new nonce) is all this mode can do.
+    // No identity to change: sealing it again (a new nonce) is all this mode can do.
     regenerate: () => {
       const opened = open(state)
       opened.createdAt = state.clock()
@@ -143,7 +127,6 @@ function sealedControl(state: SealedState): SessionControl {
 
 const SEALED_MESSAGE = 'a sealed session goes to the browser as its cookie only, never in a page or an answer'
 
-/** Sets or expires the cookie where the session changed since it was last set on this answer, or is due for sealing. */
 function applySealed(state: SealedState, reply: FastifyReply): void {
   const { request, held } = state
   // A HEAD (a link checker, a preview bot) sees the page but takes nothing from the
@@ -152,7 +135,6 @@ function applySealed(state: SealedState, reply: FastifyReply): void {
   if (!state.dirty && !dueForSealing(state)) return
   state.resealed ||= !state.dirty
   state.dirty = false
-  // Nothing in it: no session, and no cookie.
   if (isEmpty(held.data)) {
     if (state.browserHasCookie) expireCookie(request, reply)
     state.browserHasCookie = false
@@ -170,7 +152,6 @@ function applySealed(state: SealedState, reply: FastifyReply): void {
   state.rotated = false
 }
 
-/** The session a cookie sealed: the whole session is in it. */
 export function sealedSession(request: FastifyRequest, codec: SessionCodec, lifetimes: SessionLifetimes, clock: () => number): RequestSession {
   const state: SealedState = {
     request,
@@ -195,7 +176,8 @@ export function sealedSession(request: FastifyRequest, codec: SessionCodec, life
       return identityIn(open(state).data)
     },
     ready: () => Promise.resolve(),
-    // Again on the same answer (an action's, then its page's; a handler's, then onSend's): only what changed since.
+    // Again on the same response (an action's, then its page's): only what changed since.
+
     async applyTo(reply) {
       applySealed(state, reply)
     },

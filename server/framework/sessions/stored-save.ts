@@ -1,8 +1,4 @@
-/**
- * Saving a stored session at the end of a request: only what changed since the last
- * save (or its TTL set again, when it is due), and its cookie set or expired where the
- * browser's copy changes.
- */
+/** Saving a stored session at the end of a request: only what changed, or its TTL when due. */
 import type { FastifyReply } from 'fastify'
 import { newSessionId, sessionKey, type StoredSession } from '../session-stores.js'
 import { cookieOptions, SESSION_COOKIE, setIdentityCookie } from './cookie.js'
@@ -12,13 +8,11 @@ import { identityIn, isEmpty, type Held } from './types.js'
 import { markServerOnlyValue } from '../server-only.js'
 
 /**
- * Unchanged: the session's TTL set again when it is due. A cookie naming no live session
- * is left alone (it reads as none, and its Max-Age ends it): expiring it could land after
- * the answer of a sign-in in another tab, whose new cookie has the same name, and drop it.
+ * A cookie naming no live session is left alone (it reads as none, and its Max-Age ends
+ * it): expiring it could land after a sign-in's response in another tab and drop its cookie.
  */
 async function refresh(state: StoredState, now: number, key: string | undefined): Promise<void> {
   const { found, lifetimes } = state
-  // Used: its idle timeout starts again, though not on every read (one write a minute at most).
   if (found && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)) {
     const ttlMs = remainingMs(found.record.createdAt, now, lifetimes)
     await state.store.touch(key!, ttlMs)
@@ -26,7 +20,6 @@ async function refresh(state: StoredState, now: number, key: string | undefined)
   }
 }
 
-/** Keeps a session with something in it: under its id while it has one, else under a new id given to the browser. */
 async function keep(state: StoredState, reply: FastifyReply, session: Held, now: number, key: string | undefined): Promise<void> {
   const { store, lifetimes } = state
   const record: StoredSession = { createdAt: session.createdAt, savedAt: now, data: session.data }
@@ -49,7 +42,6 @@ async function keep(state: StoredState, reply: FastifyReply, session: Held, now:
   }
 }
 
-/** Saves what changed since the last save, and says so to the browser where its cookie changes. */
 export async function save(state: StoredState, reply: FastifyReply): Promise<void> {
   const now = state.clock()
   const key = state.found && sessionKey(state.found.id)
@@ -59,7 +51,6 @@ export async function save(state: StoredState, reply: FastifyReply): Promise<voi
   }
   const session = open(state)
   if (isEmpty(session.data)) {
-    // Nothing in it: no session, on the server nor in the browser.
     if (key) await state.store.remove(key)
     state.found = undefined
     dropCookie(state, reply)

@@ -1,42 +1,34 @@
-/**
- * A stored session's state within one request (what ./stored.ts reads and changes, and
- * ./stored-save.ts saves), and the small steps both take on it.
- */
+/** A stored session's state within one request, read and changed by ./stored.ts, saved by ./stored-save.ts. */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { SessionsUnavailableError, SessionStore, StoredSession } from '../session-stores.js'
 import { expireCookie } from './cookie.js'
 import type { SessionLifetimes } from './lifetimes.js'
 import type { Held } from './types.js'
 
-/** The live session: its id and what is stored of it (as read, or as this request saved it). */
+/** As read, or as this request saved it. */
 export interface Found {
   readonly id: string
   readonly record: StoredSession
   readonly ttlMs: number
 }
 
-/** A request's stored session, as far as this request has got with it. */
 export interface StoredState {
   readonly request: FastifyRequest
   readonly store: SessionStore
   readonly lifetimes: SessionLifetimes
   readonly clock: () => number
-  /** The session cookie the request carries. */
   readonly cookie: string | undefined
   read: boolean
   found: Found | undefined
   held: Held | undefined
-  /** Changed in this request (what `changed` says); `dirty`: since it was last saved. */
+  /** In this request; `dirty`: since it was last saved. */
   changed: boolean
   dirty: boolean
   /** end() or regenerate(): what is kept from now on goes under a new id. */
   newId: boolean
-  /** The id the browser holds, as far as this answer says. */
   browserId: string | undefined
-  /**
-   * The store did not answer the read: thrown where the session is first used (a 503),
-   * so a page that does not use it is still served.
-   */
+  /** Thrown where the session is first used (a 503), so a page that does not use it is still served. */
+
   unavailable: SessionsUnavailableError | undefined
 }
 

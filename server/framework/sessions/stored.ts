@@ -1,10 +1,7 @@
 /**
- * The stored session (SESSION_STORE=memory or redis, ../session-stores.ts): the cookie
- * carries a random id only and the data is kept on the server, so `end()` and
- * `regenerate()` end every copy of the cookie at once and a flash message taken is gone
- * for good. The store is read only for a request that carries a session cookie, by
- * `ready()`, and written (./stored-save.ts) only when something changed or its lifetime
- * is due to be extended.
+ * The stored session (SESSION_STORE=memory or redis): the cookie carries a random id only,
+ * so `end()` and `regenerate()` end every copy of the cookie at once and a flash message
+ * taken is gone for good.
  */
 import type {} from '@fastify/cookie'
 import type { FastifyRequest } from 'fastify'
@@ -15,16 +12,15 @@ import { save } from './stored-save.js'
 import { change, open, type StoredState } from './stored-state.js'
 import { checkKey, FLASH_KEY, identityIn, IDENTITY_KEY, newIdentity, type RequestSession, type SessionControl } from './types.js'
 
-/** Requests whose session the store could not read. */
 const unreadable = new WeakSet<FastifyRequest>()
 
-/** Whether the store could not read `request`'s session (its 503 then says when to try again). */
+/** Its 503 then says when to try again. */
 export function sessionUnreadable(request: FastifyRequest): boolean {
   return unreadable.has(request)
 }
 
 function setValue(state: StoredState, key: string, value: unknown): void {
-  // What the store cannot keep fails here, in the action, not once the answer is on its way.
+  // What the store cannot keep fails here, in the action, not once the response is on its way.
   if (value !== undefined) JSON.stringify(value)
   open(state).data[key] = value
   change(state)
@@ -62,10 +58,9 @@ function storedControl(state: StoredState): SessionControl {
   }
 }
 
-/** Reads the session the request's cookie names, if any; a store that does not answer is kept for the first use. */
+/** A store that does not respond fails the session's first use, not the request. */
 async function readSession(state: StoredState): Promise<void> {
   const { cookie, lifetimes } = state
-  // No cookie, no session: nothing to read (most requests, every public page's).
   if (cookie !== undefined && isSessionId(cookie)) {
     try {
       const stored = await state.store.read(sessionKey(cookie))
@@ -81,7 +76,6 @@ async function readSession(state: StoredState): Promise<void> {
   state.read = true
 }
 
-/** A session kept in a store, its cookie carrying its id alone. */
 export function storedSession(request: FastifyRequest, store: SessionStore, lifetimes: SessionLifetimes, clock: () => number): RequestSession {
   const cookie = request.cookies[SESSION_COOKIE] || undefined
   const state: StoredState = {
@@ -100,7 +94,7 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
     unavailable: undefined,
   }
   let reading: Promise<void> | undefined
-  /** A save failed: the answer going out is its 503, and nothing is tried again for it. */
+  /** A save failed: the response going out is its 503, and nothing is tried again for it. */
   let failed = false
   return {
     control: storedControl(state),
@@ -115,9 +109,10 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
       reading ??= readSession(state)
       return reading
     },
-    // Again on the same answer (an action's, then its page's; a handler's, then onSend's): only what changed since.
+    // Again on the same response (an action's, then its page's): only what changed since.
     async applyTo(reply) {
-      // Unread, unreadable (whoever used it got the 503), or a HEAD: nothing to save.
+      // Unreadable: whoever used it got the 503.
+
       if (!state.read || failed || state.unavailable || request.method === 'HEAD') return
       try {
         await save(state, reply)
