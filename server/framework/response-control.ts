@@ -1,10 +1,7 @@
 /**
- * What a loader or an action may do to its answer besides its data: set and delete
- * cookies, set response headers. Collected while it runs and applied to whichever
- * answer goes out (the HTML, the page data, a form post's redirect or JSON), so the
- * same loader behaves the same on every path. Cookie defaults are the safe ones:
- * `HttpOnly`, `SameSite=Lax`, `Path=/`, and `Secure` when the client reached us over
- * https (directly or through a trusted proxy).
+ * What a loader, guard or action may do to the response besides its data: cookies and
+ * headers. Collected while it runs and applied to whichever response goes out (document,
+ * page data, a form post's redirect or JSON), so a loader behaves the same on every path.
  */
 import type {} from '@fastify/cookie'
 import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
@@ -21,9 +18,9 @@ export interface CookieOptions {
   /** Default `/`. */
   readonly path?: string
   readonly domain?: string
-  /** Default true: scripts cannot read it. */
+  /** Default true. */
   readonly httpOnly?: boolean
-  /** Default: true over https, false over http. */
+  /** Default: true over https (directly or through a trusted proxy). */
   readonly secure?: boolean
   /** Default `lax`. */
   readonly sameSite?: 'lax' | 'strict' | 'none'
@@ -32,14 +29,13 @@ export interface CookieOptions {
 export interface ResponseControl {
   setCookie(name: string, value: string, options?: CookieOptions): void
   deleteCookie(name: string, options?: Pick<CookieOptions, 'path' | 'domain'>): void
-  /** A response header. `Set-Cookie` goes through `setCookie`; the security headers are not the page's to change. */
+  /** `Set-Cookie` goes through `setCookie`; the security and cache headers are not the page's to change. */
   setHeader(name: string, value: string): void
 }
 
 /**
- * Headers a page may not set: the security policy's (every one it may set, configured or
- * not), the protocol's, and those that decide where the browser goes or what caches keep
- * (`Refresh` could send it off the site; the cache policy is the page handlers's).
+ * The security policy's (configured or not), the protocol's, and those that decide where
+ * the browser goes or what caches keep (`Refresh` could send it off the site).
  */
 const RESERVED_HEADERS = new Set([
   ...SECURITY_HEADER_NAMES,
@@ -60,25 +56,20 @@ const COOKIE_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 type Effect = (reply: FastifyReply) => void
 
 export interface CollectedResponse {
-  /** The request's cookies, parsed. */
   readonly cookies: Readonly<Record<string, string | undefined>>
   readonly control: ResponseControl
-  /** The visitor's session, opened when first used. */
   readonly session: SessionControl
   /** Who is signed in, as tabs compare it (shared/framework/identity.ts): '' for none. */
   readonly identity: string
-  /**
-   * True once what the browser holds was changed: a cookie set or deleted, the session
-   * changed (a flash message taken counts). Such an answer is for this request alone.
-   */
+  /** A cookie or the session changed (a flash message taken counts): the response is for this request alone. */
   readonly changesState: boolean
-  /** Applies what was collected to the answer about to go out (the session saved first, where a store keeps it). */
+  /** The session saved first, then the cookies and headers. */
   applyTo(reply: FastifyReply): Promise<void>
 }
 
 const SESSION_COOKIE_MESSAGE = "the session cookie stays between the server and the browser's cookie jar: never in a page or an answer"
 
-/** One collection per request: an action and the loader run after it share the session and the effects. */
+/** An action and the loader run after it share the session and the effects. */
 const collections = new WeakMap<FastifyRequest, CollectedResponse>()
 
 export function collectResponse(request: FastifyRequest): CollectedResponse {
@@ -143,17 +134,16 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
       return cookieChanged || session.changed
     },
     async applyTo(reply) {
-      // Once a save failed, the answer is its 503: nothing else of the action goes out
-      // with it (a sign-in's other cookies), whoever applies this again (the onSend hook).
+      // Once a save failed, the response is its 503, without the action's other effects
+      // (a sign-in's other cookies), whoever applies this again (the onSend hook).
       if (saveFailed) return
-      // The session first: when it cannot be saved, the answer is the 503 it throws, without the page's other effects.
       try {
         await session.applyTo(reply)
       } catch (error) {
         saveFailed = true
         throw error
       }
-      // Once per effect: an action's answer may be the page its loader rendered after it.
+      // Once per effect: an action's response may be the page its loader rendered after it.
       for (; applied < effects.length; applied++) effects[applied]!(reply)
     },
   }
@@ -165,11 +155,9 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
 const sessions = new WeakMap<CollectedResponse, RequestSession>()
 
 /**
- * The request's collection with its session ready to use (a store's record read, when
- * the request carries a session cookie): what loaders, guards and actions are given,
- * and what an /api route or hook that uses the session calls, then
- * `await response.applyTo(reply)` before its answer goes out. Throws
- * `SessionsUnavailableError` (a 503 for every kind of request) when the store does not answer.
+ * The request's collection with its session read: for an /api route or hook that uses the
+ * session, then `await response.applyTo(reply)`. Throws `SessionsUnavailableError` (a 503)
+ * when the store does not respond.
  */
 export async function openResponse(request: FastifyRequest): Promise<CollectedResponse> {
   const collected = collectResponse(request)
@@ -177,22 +165,18 @@ export async function openResponse(request: FastifyRequest): Promise<CollectedRe
   return collected
 }
 
-/**
- * The visitor's session for an /api route (or any handler): the same session pages
- * and actions use. What the handler changes is saved as its answer goes out
- * (`saveCollectedResponse`).
- */
+/** For an /api route (or any handler): saved as its response goes out. */
 export async function sessionOf(request: FastifyRequest): Promise<SessionControl> {
   return (await openResponse(request)).session
 }
 
 /**
- * An `onSend` hook, added before the cookie plugin's so its cookies are written: applies
- * what a handler collected (session, cookies) when it did not apply it itself (an /api
- * route). Applying twice is harmless: each effect once, the session cookie by name.
+ * Added before the cookie plugin's `onSend`, so its cookies are written: applies what a
+ * handler (an /api route) collected. Applying twice is harmless.
  */
 export const saveCollectedResponse: onSendHookHandler = function saveCollectedResponse(request, reply, payload, done) {
-  // A callback hook, on every answer: most collected nothing, and go on without a promise.
+  // A callback hook, on every response: most collected nothing, and go on without a promise.
+
   const collected = collections.get(request)
   if (!collected) return done(null, payload)
   collected.applyTo(reply).then(
