@@ -1,7 +1,6 @@
 /**
- * The browser's location-keyed page cache (docs/architecture.md, "Navigation"). A load
- * started later wins over one started before it, whichever answers first; after a
- * server action the pages it reached are stale, and the next visit asks the server.
+ * The browser's page cache, by page key. A load started later wins over one started
+ * before it, whichever responds first; after a server action the pages it reached are stale.
  */
 import { DYNAMIC_DATA_TTL_MS, STATIC_DATA_TTL_MS } from '../../../shared/framework/constants.js'
 import type { RenderPayload } from '../../../shared/framework/page-payload.js'
@@ -11,7 +10,7 @@ import type { PageSource, ReadyPage } from '../view/page-source.js'
 interface Entry {
   readonly page: ReadyPage
   readonly fetchedAt: number
-  /** The order its load started in: an older load's answer never replaces it. */
+  /** The order its load started in: an older load's response never replaces it. */
   readonly order: number
   readonly stale?: true
 }
@@ -85,8 +84,7 @@ export class PageStore implements PageSource {
   }
 
   /**
-   * 300 s for a static route, 30 s otherwise. Never fresh, so the next visit asks again:
-   * a 5xx page, a form's refusal (422, which answered a post; a later visit is a GET),
+   * Never fresh: a 5xx page, a form's 422 (the response to a post; a later visit is a GET),
    * and a `once` page (a flash message).
    */
   isFresh(key: string): boolean {
@@ -110,7 +108,8 @@ export class PageStore implements PageSource {
     return this.#inFlight.get(key) ?? this.#fetch(key, () => {})
   }
 
-  /** Supersedes whatever a load under way will bring, and shows the answer (after an action). */
+  /** Supersedes whatever a load under way will bring, and shows the result (after an action). */
+
   reload(key: string): Promise<LoadResult> {
     this.checkIdentity()
     return this.#fetch(key, () => this.#notify())

@@ -1,8 +1,7 @@
 /**
- * Starts the app in the browser: hydrates the tree the server rendered. The navigation
- * engine loads with hydration and attaches after, off the critical path; a link clicked
- * before then is a document load, as without JavaScript: in place, it would change the
- * URL first and show the page without the engine's scroll, focus and announcement.
+ * Hydrates the tree the server rendered. The navigation engine loads meanwhile and attaches
+ * after, off the critical path; a link clicked before then is a document load, as without
+ * JavaScript (in place, it would skip scroll restoration, focus and the announcement).
  */
 import { flushSync } from 'react-dom'
 import { hydrateRoot, type HydrationOptions, type Root } from 'react-dom/client'
@@ -65,7 +64,7 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
   let onPopState: ((event: PopStateEvent) => void) | undefined
   window.addEventListener('popstate', (event) => onPopState?.(event))
   const module = payload.routeId !== undefined ? await firstPageModule(app.router.routes, modules, payload.routeId) : undefined
-  // An error page in the document may answer a form post (a 403, 413...), which a
+  // An error page in the document may be a form post's response (a 403, 413...), which a
   // later GET would not meet: it goes in already stale.
   const fetchedAt = payload.kind === 'error' ? Number.NEGATIVE_INFINITY : undefined
   store.set(pageKeyOf(window.location.pathname, window.location.search), { payload, ...(module ? { module } : {}) }, fetchedAt)
@@ -109,10 +108,9 @@ export async function startClient<Table extends RouteTable, Layouts extends Layo
 }
 
 /**
- * In a production build the document's script is the page's own chunk, which imports
- * this entry: once the first `await` resumes, its `definePage` has recorded the module.
- * A dynamic import would settle a task later (5 to 12 ms of /about's hydration); it
- * remains for development, or a chunk that awaits at its top level.
+ * In a production build the document's script is the page's chunk, which imports this
+ * entry: once the first `await` resumes, its `definePage` has recorded the module. A
+ * dynamic import would settle a task later (5 to 12 ms of /about's hydration).
  */
 async function firstPageModule(routes: RouteTable, modules: PageModules, routeId: string): Promise<PageModule> {
   await Promise.resolve() // after the rest of the module graph: see above
@@ -136,7 +134,6 @@ const ROOT_OPTIONS: HydrationOptions = {
   },
 }
 
-/** Deferred parts' module loads for such a page only. */
 async function receiveDocumentParts<P extends RenderPayload>(payload: P): Promise<P> {
   return payload.deferred ? (await deferredPartsModule()).receiveDocumentParts(payload) : payload
 }

@@ -24,11 +24,10 @@ export interface AwaitProps<T> {
 }
 
 /**
- * Whether a part that failed before it is rendered shows its error at once, rather than
- * throwing to its boundary. React renders no error boundary on the server: thrown there,
- * the failure leaves the fallback in the HTML for the browser to replace. A streamed
- * page does so on purpose (the server's stream renders with `false`); a page rendered
- * whole once its parts have settled (a crawler's) would keep the fallback for good.
+ * A part that failed before it is rendered shows its error at once instead of throwing:
+ * React renders no error boundary on the server, so a throw leaves the fallback in the
+ * HTML. The streamed render wants that (`false`: the browser replaces it); a crawler's
+ * whole page would keep the fallback for good.
  */
 export const FailedPartInPlace = createContext(true)
 
@@ -66,7 +65,8 @@ function defaultError(failure: PartFailure): ReactNode {
 
 interface BoundaryProps {
   readonly render: (failure: PartFailure) => ReactNode
-  /** Another promise (the page loaded again, another query) is another chance. */
+  /** Another promise (the page loaded again) is another chance. */
+
   readonly part: Promise<unknown>
   readonly children: ReactNode
 }

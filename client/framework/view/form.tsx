@@ -1,9 +1,7 @@
 /**
- * `<Form route action>`: a form posted to the current page, naming its server action
- * (docs/architecture.md, "Server actions"). Without JavaScript it is a plain post the
- * server answers with 303 or the page again (422); with it, sent by fetch, errors in
- * place. Secret fields never come back from the server, so they get no `defaultValue`
- * (docs/guide/forms-and-actions.md, "Secret fields").
+ * `<Form route action>`: a form posted to the current page, naming its server action.
+ * Without JavaScript the server responds with 303 or the page again (422); with it, sent
+ * by fetch, errors in place (docs/guide/forms-and-actions.md).
  */
 import { useContext, useEffect, useId, useRef, useState, useSyncExternalStore, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation } from 'wouter'
@@ -25,27 +23,26 @@ import { NavigationContext } from './navigation-context.js'
 import { PageMatchContext } from './page-match.js'
 import { bodyOf, createSubmissions, type Submissions, type SubmissionsSnapshot } from './submissions.js'
 
-/** With the browser's constraint attributes its declaration gives (`required`, `maxLength`, `type`...): hints, the server decides. */
+/** The constraint attributes (`required`, `maxLength`, `type`...) are hints: the server decides. */
 export interface FieldProps<Field extends string> extends FieldConstraints {
   readonly name: Field
   readonly id: string
   readonly defaultValue?: string
-  /** A checkbox's, after a refusal. */
   readonly defaultChecked?: boolean
   readonly 'aria-invalid'?: true
   readonly 'aria-describedby'?: string
 }
 
-/** A secret field's value never comes back with a refused form, so it has no `defaultValue`. */
+/** A secret field's value never comes back with invalid input, so it has no `defaultValue`. */
 export type SecretFieldProps<Field extends string> = Omit<FieldProps<Field>, 'defaultValue' | 'defaultChecked'>
 
-/** A file input keeps no value across a refusal, so it has no `defaultValue`. */
+/** A file input keeps no value across a validation error. */
 export interface FileInputProps<Field extends string> extends Omit<FieldProps<Field>, 'defaultValue' | 'defaultChecked' | 'type'> {
   readonly type: 'file'
   readonly accept: string
 }
 
-/** What a hidden input posts is given, never what a refusal sent back. */
+/** What a hidden input posts is given, never what a validation error sent back. */
 export interface HiddenInputProps<Field extends string> {
   readonly type: 'hidden'
   readonly name: Field
@@ -60,9 +57,9 @@ export interface FormApi<Field extends string, FileField extends string = never,
   file(name: FileField): FileInputProps<FileField>
   error(name: Field | FileField): ReactNode
   readonly formError: string | undefined
-  /** Until the page shows what the action changed (disable the submit button with it); a second submit meanwhile is ignored. */
+  /** Until the page shows what the action changed; a second submit meanwhile is ignored. */
   readonly pending: boolean
-  /** A form with files sent by JavaScript: the percentage sent, once the browser says. */
+  /** A form with files sent by JavaScript: the percentage sent. */
   readonly progress: number | undefined
 }
 
@@ -81,9 +78,8 @@ export interface FormProps<R extends ActionOwnerDef, A extends ActionName<R>> ex
   readonly action: A
   readonly children: (form: FormApi<ActionFields<R, A>, ActionFileFields<R, A>, ActionSecretFields<R, A>>) => ReactNode
   /**
-   * Asked before the form is sent, with the values it would send (the submit button's
-   * too): false, or a promise of false, cancels it (`window.confirm`, or a dialog of the
-   * page's own). It runs only with JavaScript: without it the form posts as it is.
+   * Asked with the values it would send (the submit button's too): false, or a promise of
+   * false, cancels it. Only with JavaScript: without it the form posts as it is.
    */
   readonly confirm?: (values: { readonly [F in ActionFields<R, A>]?: string }) => boolean | Promise<boolean>
 }
@@ -102,7 +98,7 @@ export function useSubmissions(action: string, concurrent: boolean): Submissions
   return submissions
 }
 
-/** Until this form sends, the refusal the page was rendered with, read from the page: a layout's form outlives its pages. */
+/** Until this form sends, the action state the page was rendered with: a layout's form outlives its pages. */
 export function useSubmissionsSnapshot(submissions: Submissions): SubmissionsSnapshot {
   const fromServer = useContext(ActionStateContext)
   const snapshot = useSyncExternalStore(submissions.subscribe, submissions.getSnapshot, submissions.getSnapshot)
@@ -137,7 +133,7 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
     progress,
   )
 
-  // After a refusal sent from this page, focus goes to the first field to fix.
+  // After a validation error, focus goes to the first field to fix.
   useEffect(() => {
     if (refusals > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus()
   }, [refusals])
@@ -170,8 +166,8 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
     <form method="post" encType={fileFields ? 'multipart/form-data' : undefined} onSubmit={submit} noValidate ref={formRef} {...rest}>
       <input type="hidden" name={ACTION_FIELD} value={action} />
       {identity !== undefined && <input type="hidden" name={IDENTITY_FIELD} value={identity} />}
-      {/* Read out once per refusal: how many fields to fix. Focus then goes to the first,
-          whose own error is read with it (aria-describedby). */}
+      {/* Read out once per submission: how many fields to fix. Focus then goes to the
+          first, whose own error is read with it (aria-describedby). */}
       {errorCount > 0 && (
         <p className="visually-hidden" role="alert" key={refusals}>
           {errorCount === 1 ? 'One field needs fixing.' : `${errorCount} fields need fixing.`}
@@ -188,10 +184,10 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
 }
 
 /**
- * `unshownErrors()`, asked once the form's children are rendered: the field errors no
- * `form.error(name)` showed (a hidden input's, a button's), said as the form's error so
- * that no refusal is silent.
+ * `unshownErrors()`, once the children are rendered: the field errors no `form.error(name)`
+ * showed (a hidden input's, a button's), said as the form's error so none is silent.
  */
+
 function formApi<Field extends string, FileField extends string, SecretField extends string>(
   id: string,
   state: ActionState | undefined,

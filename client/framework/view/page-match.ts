@@ -1,7 +1,4 @@
-/**
- * Which page is on screen, for its layouts (docs/guide/layouts.md, "The page on screen").
- * Read from the payload the page host shows, so it changes with the page, not before.
- */
+/** Which page is on screen, for its layouts: read from what the page host shows, so it changes with the page. */
 import { createContext, useContext } from 'react'
 import type { RenderPayload } from '../../../shared/framework/page-payload.js'
 import type { AnyRoute, DataOf, RouteParams } from '../../../shared/framework/route-table.js'
@@ -28,11 +25,10 @@ export function useRouteParams<R extends AnyRoute>(route: R): RouteParams<R> | u
 }
 
 /**
- * The data of the page on screen when it is `route`'s, else undefined (React Router's
- * `useMatches`, typed by the route): a layout marks what the page shows without every
- * page feeding it through a context. It follows the page host, so it never shows the data
- * of a page still loading; a deferred part is a promise, as the page receives it.
+ * The data of the page on screen when it is `route`'s (React Router's `useMatches`, typed):
+ * never a page still loading's; a deferred part is a promise, as the page receives it.
  */
+
 export function usePageData<R extends AnyRoute>(route: R): DataOf<R> | undefined {
   const payload = useContext(PageMatchContext)
   const routes = useContext(LayoutsContext)?.router.routes

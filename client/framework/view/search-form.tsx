@@ -1,10 +1,7 @@
 /**
- * `<SearchForm route>`: a GET form whose fields are the route's declared search params
- * (docs/guide/adding-a-page.md, "A search form"). Without JavaScript it is the browser's
- * own GET to the page it is on; with it, a client navigation to the same URL, a
- * declared default left out as `href()` leaves it. The names and
- * the values offered are checked by the type checker against the route's declaration,
- * so a misspelt field cannot silently drop a filter.
+ * `<SearchForm route>`: a GET form whose fields are the route's declared search params,
+ * type-checked so a misspelt field cannot silently drop a filter. With JavaScript, a
+ * client navigation to the URL `href()` would write (docs/guide/adding-a-page.md).
  */
 import { useId, type FormEvent, type FormHTMLAttributes, type ReactNode } from 'react'
 import { useLocation, useSearch } from 'wouter'
@@ -15,7 +12,7 @@ type ValueOf<P> = P extends SearchParamDecl<infer T, any> ? T : never
 export interface SearchFieldProps<Name extends string> {
   readonly name: Name
   readonly id: string
-  /** The value in the URL on screen, else the declared default: what the page shows. */
+  /** The value in the URL, else the declared default. */
   readonly defaultValue: string
 }
 
@@ -27,7 +24,6 @@ export interface SearchFormApi<D> {
 }
 
 export interface SearchFormProps<R> extends Omit<FormHTMLAttributes<HTMLFormElement>, 'action' | 'method' | 'children' | 'onSubmit'> {
-  /** The route on screen: its search params are the fields; the form goes to the page it is on. */
   readonly route: R
   readonly children: (form: SearchFormApi<SearchOf<R>>) => ReactNode
 }
@@ -57,12 +53,11 @@ export function SearchForm<R extends object>({ route, children, ...rest }: Searc
 }
 
 /**
- * The query as `href()` writes it: a declared value equal to its default is left out, and
- * so is an empty field (the default applies, where the browser's GET would send `?tags=`
- * and be refused). Nothing is parsed here (the parser stays out of the first-load
- * script): a value the route does not take goes as sent, for the page to answer 400 as it
- * does without script.
+ * As `href()` writes it: a value equal to its default is left out, and so is an empty field
+ * (where the browser's GET would send `?tags=` and get a 400). Nothing is parsed, to keep
+ * the parser out of the first-load script: the server gives the 400, as without script.
  */
+
 function queryOf(decl: SearchDecl, data: FormData): string {
   const query = new URLSearchParams()
   for (const [name, value] of data) {

@@ -1,6 +1,5 @@
 /**
- * `useAction(route, action)`: an action sent without navigating, such as a star toggle
- * (docs/guide/forms-and-actions.md, "Actions without navigation").
+ * `useAction(route, action)`: an action sent without navigating, such as a star toggle.
  *
  * ```tsx
  * const star = useAction(routes.items, 'star')
@@ -8,7 +7,7 @@
  * <star.Form>{(form) => <><input {...form.hidden('starred', starred ? 'no' : 'yes')} /><button>…</button></>}</star.Form>
  * ```
  *
- * A refusal or failure clears `values`, so an optimistic UI shows the data again.
+ * A client or server error clears `values`, so an optimistic UI shows the data again.
  */
 import { useState, type ReactElement } from 'react'
 import type { ActionFields, ActionFileFields, ActionName, ActionSecretFields } from '../../../shared/framework/route-table.js'
@@ -18,7 +17,8 @@ export type BoundFormProps<R extends ActionOwnerDef, A extends ActionName<R>> = 
 
 export interface ActionHandle<R extends ActionOwnerDef, A extends ActionName<R>> {
   readonly Form: (props: BoundFormProps<R, A>) => ReactElement
-  /** Until the page shows what it changed, or the submission is refused or fails. */
+  /** Until the page shows what it changed, or the submission fails. */
+
   readonly pending: boolean
   /** While pending: the values the newest submission sent (optimistic UI). */
   readonly values: { readonly [F in ActionFields<R, A>]?: string } | undefined
