@@ -120,9 +120,14 @@ function comparison([a, b]: readonly [number[], number[]], unit: string): string
   )
 }
 
+function envLabel(env: Readonly<Record<string, string>>): string {
+  const settings = Object.entries(env).map(([name, value]) => `${name}=${value}`)
+  return settings.length > 0 ? ` with ${settings.join(' ')}` : ''
+}
+
 function report(options: AbOptions, results: readonly FigureResult[]): void {
   console.log(
-    `\nA/B (A: ${options.against}, B: this checkout; ${TASKSET ? 'servers on CPU 0, load on CPU 1' : 'unpinned'}; c=50, ${DURATION_S} s per load, ${options.rounds} rounds):`,
+    `\nA/B (A: ${options.against}${envLabel(options.env[0])}, B: this checkout${envLabel(options.env[1])}; ${TASKSET ? 'servers on CPU 0, load on CPU 1' : 'unpinned'}; c=50, ${DURATION_S} s per load, ${options.rounds} rounds):`,
   )
   for (const r of results) {
     console.log(`  ${r.name}${r.errors > 0 ? ` (${r.errors} errors or non-2xx answers)` : ''}`)
@@ -151,7 +156,7 @@ export async function runAb(options: AbOptions): Promise<void> {
       { label: 'B (this checkout)', root: projectRoot },
     ]
     for (const side of sides) build(side)
-    const apps = [await startApp({}, sides[0].root), await startApp({}, sides[1].root)] as const
+    const apps = [await startApp(options.env[0], sides[0].root), await startApp(options.env[1], sides[1].root)] as const
     servers.push(apps[0].child, apps[1].child)
     const results = await measure(options, [
       { origin: apps[0].origin, pid: apps[0].child.pid! },
