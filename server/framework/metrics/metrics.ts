@@ -5,8 +5,10 @@
  * no hooks, nothing measured.
  */
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
 import type { RequestKind } from '../request-kinds.js'
+import { HistogramSeries, PlainHistogram } from './plain-histogram.js'
+import { KIND_LABELS, RequestSeriesTable } from './request-series.js'
 
 export type DeferredOutcome = 'settled' | 'failed' | 'timed_out'
 export type TimedStep = 'guard' | 'loader' | 'action' | 'render'
@@ -45,18 +47,6 @@ export interface MetricsSources {
   readonly redisUp: () => boolean | undefined
 }
 
-const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'])
-
-/** The request kinds as an operator names them. */
-const KIND_LABELS: Record<RequestKind, string> = {
-  page: 'document',
-  data: 'data',
-  action: 'action',
-  api: 'api',
-  assets: 'static',
-  monitoring: 'monitoring',
-}
-
 // From a cached static page (a fraction of a millisecond) to the render timeout (10 s).
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
 
@@ -65,50 +55,59 @@ export interface PrometheusMetrics extends Metrics {
   stop(): void
 }
 
-/** Raw label keys remembered (route, method as sent, status, kind): a few per route in practice. */
-const MAX_CACHED_SERIES = 2_000
-
 export function createMetrics(sources: MetricsSources): PrometheusMetrics {
   const registry = new Registry()
-  // Steps are named by the route and layout tables and the actions: bounded by the code.
-  const stepSeries = new Map<string, { observe(value: number): void }>()
-  const requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(value: number): void } }>()
   collectDefaultMetrics({ register: registry })
 
-  const requests = new Counter({
+  // Requests and steps are counted per response: in plain series, handed to prom-client when scraped.
+  // Registered in the order of the exposition: the counter, then the histograms.
+  new Counter({
     name: 'http_requests_total',
     help: 'Requests answered, by route id, method, status class and request kind.',
     labelNames: ['route', 'method', 'status_class', 'kind'] as const,
     registers: [registry],
+    // The histogram's count is the number of requests: the counter reads it rather than counting twice.
+    collect() {
+      this.reset()
+      for (const series of requestSeries.all()) if (series.count > 0) this.inc(series.labels, series.count)
+    },
   })
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from the request to its response sent, by route id, method, status class and request kind.',
-    labelNames: ['route', 'method', 'status_class', 'kind'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [registry],
-  })
-  const steps = new Histogram({
+  const requestSeries = new RequestSeriesTable(
+    new PlainHistogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from the request to its response sent, by route id, method, status class and request kind.',
+      labelNames: ['route', 'method', 'status_class', 'kind'],
+      buckets: LATENCY_BUCKETS,
+      registry,
+    }),
+  )
+  const steps = new PlainHistogram({
     name: 'app_step_duration_seconds',
     help: 'Time spent in guards, loaders, actions and the render, by route id; `name` is the layout id, `page` or the action.',
-    labelNames: ['step', 'route', 'name'] as const,
+    labelNames: ['step', 'route', 'name'],
     buckets: LATENCY_BUCKETS,
-    registers: [registry],
+    registry,
   })
+  // Steps are named by the route and layout tables and the actions: bounded by the code.
+  const stepSeries = new Map<string, HistogramSeries>()
   const deferred = new Counter({
     name: 'app_deferred_parts_total',
     help: 'Deferred parts ended, by route id and outcome (settled, failed, timed_out).',
     labelNames: ['route', 'outcome'] as const,
     registers: [registry],
   })
-  const staticLookups = new Counter({
+  new Counter({
     name: 'app_static_page_cache_lookups_total',
     help: 'Static page cache lookups by result (hit, miss).',
     labelNames: ['result'] as const,
     registers: [registry],
+    collect() {
+      this.reset()
+      for (const result of ['hit', 'miss'] as const) if (staticCounts[result] > 0) this.inc({ result }, staticCounts[result])
+    },
   })
-  const staticHit = staticLookups.labels({ result: 'hit' })
-  const staticMiss = staticLookups.labels({ result: 'miss' })
+  // Two plain counts read when scraped; as before, a result appears from its first lookup.
+  const staticCounts = { hit: 0, miss: 0 }
   new Gauge({
     name: 'app_static_page_cache_entries',
     help: 'Static pages kept in memory.',
@@ -199,28 +198,13 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
     enabled: true,
     registry,
     request(route, method, status, kind, seconds) {
-      // The label object is built and checked once per series; prom-client's child still hashes it per call.
-      const key = `${route}\n${method}\n${status}\n${kind}`
-      let series = requestSeries.get(key)
-      if (!series) {
-        const labels = {
-          route,
-          method: METHODS.has(method) ? method : 'OTHER',
-          status_class: `${Math.floor(status / 100)}xx`,
-          kind: KIND_LABELS[kind],
-        }
-        series = { count: requests.labels(labels), duration: duration.labels(labels) }
-        // Bounded like the labels themselves; a method outside the list is keyed by its own name, so cap it.
-        if (requestSeries.size < MAX_CACHED_SERIES) requestSeries.set(key, series)
-      }
-      series.count.inc()
-      series.duration.observe(seconds)
+      requestSeries.of(route, method, status, kind).observe(seconds)
     },
     step(step, route, name, seconds) {
       const key = `${step}\n${route}\n${name}`
       let series = stepSeries.get(key)
       if (!series) {
-        series = steps.labels({ step, route, name })
+        series = steps.seriesFor({ step, route, name })
         stepSeries.set(key, series)
       }
       series.observe(seconds)
@@ -229,8 +213,8 @@ export function createMetrics(sources: MetricsSources): PrometheusMetrics {
       deferred.inc({ route, outcome })
     },
     staticPage(hit) {
-      if (hit) staticHit.inc()
-      else staticMiss.inc()
+      if (hit) staticCounts.hit++
+      else staticCounts.miss++
     },
     rateLimited(limit) {
       rateLimited.inc({ limit })
