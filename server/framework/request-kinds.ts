@@ -26,8 +26,9 @@ export function declareRequestKind(fastify: FastifyInstance, kind: RequestKind):
   })
 }
 
-export function requestKindOf(request: FastifyRequest): RequestKind {
-  return request.routeOptions.config?.requestKind ?? requestKindOfTarget(request.url)
+/** `route`: the request's `routeOptions` when the caller already read them (a getter that builds an object). */
+export function requestKindOf(request: FastifyRequest, route: FastifyRequest['routeOptions'] = request.routeOptions): RequestKind {
+  return route.config?.requestKind ?? requestKindOfTarget(request.url)
 }
 
 function isUnder(target: string, prefix: string): boolean {

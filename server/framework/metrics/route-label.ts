@@ -22,11 +22,11 @@ export function labelPageRoute(request: FastifyRequest, routeId: string | undefi
   if (routeId !== undefined && (request.server.metrics.enabled || request.server.tracing)) request.pageRouteId = routeId
 }
 
-export function routeLabelOf(request: FastifyRequest): string {
+/** `pattern`: the Fastify route's URL pattern, undefined for the not-found handler. */
+export function routeLabelOf(request: FastifyRequest, pattern: string | undefined): string {
   const page = request.pageRouteId
   if (page !== undefined) return page
-  const pattern = request.routeOptions.url
   // The page and page-data catch-alls took a path no page route matched.
-  if (pattern === undefined || request.is404 || (pattern.endsWith('/*') && !pattern.startsWith('/assets'))) return 'unmatched'
+  if (pattern === undefined || (pattern.endsWith('/*') && !pattern.startsWith('/assets'))) return 'unmatched'
   return pattern
 }
