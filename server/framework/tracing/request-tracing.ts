@@ -94,12 +94,13 @@ export function requestTracing(config: TracingConfig, version: string, trustProx
 }
 
 function endRequestSpan(request: FastifyRequest, span: Span, response: ServerResponse): void {
-  const route = routeLabelOf(request)
+  const options = request.routeOptions
+  const route = routeLabelOf(request, options.url)
   span.updateName(`${request.method} ${route}`)
   span.setAttributes({
     'http.route': route,
     'url.path': request.url.split('?', 1)[0]!,
-    'app.request.kind': requestKindOf(request),
+    'app.request.kind': requestKindOf(request, options),
     'client.address': request.ip,
   })
   // A client that left before the response was done: no status of ours reached it.
