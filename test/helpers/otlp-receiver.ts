@@ -21,7 +21,10 @@ export interface ReceivedSpan {
 
 export interface OtlpReceiver {
   readonly url: string
+  /** What came as JSON (`http/json`), span by span. */
   readonly spans: ReceivedSpan[]
+  /** What came as protobuf (`http/protobuf`), whole: tests look for the strings in it. */
+  readonly protobufBodies: Buffer[]
   waitFor(condition: (spans: readonly ReceivedSpan[]) => boolean, what: string): Promise<void>
 }
 
@@ -34,11 +37,14 @@ const attributesOf = (list: KeyValue[] | undefined) => Object.fromEntries((list 
 
 export async function startOtlpReceiver(t: Test): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = []
+  const protobufBodies: Buffer[] = []
   const server = createServer((request, response) => {
     const chunks: Buffer[] = []
     request.on('data', (chunk: Buffer) => chunks.push(chunk))
     request.on('end', () => {
-      if (request.method === 'POST' && request.url === '/v1/traces') {
+      if (request.method === 'POST' && request.url === '/v1/traces' && request.headers['content-type'] === 'application/x-protobuf') {
+        protobufBodies.push(Buffer.concat(chunks))
+      } else if (request.method === 'POST' && request.url === '/v1/traces') {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
           resourceSpans: Array<{ resource?: { attributes?: KeyValue[] }; scopeSpans: Array<{ spans: Array<Record<string, any>> }> }>
         }
@@ -69,6 +75,7 @@ export async function startOtlpReceiver(t: Test): Promise<OtlpReceiver> {
   return {
     url: `http://127.0.0.1:${port}`,
     spans,
+    protobufBodies,
     waitFor: (condition, what) => waitUntil(() => condition(spans), what),
   }
 }

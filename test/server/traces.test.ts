@@ -24,7 +24,13 @@ const CLIENT = 3 // SpanKind.CLIENT, as OTLP numbers it
 
 /** Spans exported within a few milliseconds of ending, so a test waits for them briefly. */
 function tracing(url: string, extra: Record<string, string> = {}) {
-  return tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_BSP_SCHEDULE_DELAY: '20', OTEL_SERVICE_NAME: 'notes-web', ...extra })!
+  return tracingConfig({
+    OTEL_EXPORTER_OTLP_ENDPOINT: url,
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_BSP_SCHEDULE_DELAY: '20',
+    OTEL_SERVICE_NAME: 'notes-web',
+    ...extra,
+  })!
 }
 
 const childrenOf = (spans: readonly ReceivedSpan[], parent: ReceivedSpan) => spans.filter((span) => span.parentSpanId === parent.spanId)
@@ -195,12 +201,22 @@ t.test('bad OpenTelemetry variables stop the start, naming the variable', async 
       { OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '1.5' },
       /^OTEL_TRACES_SAMPLER_ARG must be a ratio/,
     ],
-    [{ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL must be http\/json/],
+    [{ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, /^OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json/],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_BSP_SCHEDULE_DELAY: 'soon' }, /^OTEL_BSP_SCHEDULE_DELAY must be a whole number/],
     [{ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_TRACES_EXPORTER: 'zipkin' }, /^OTEL_TRACES_EXPORTER must be otlp or none/],
   ]
   for (const [env, message] of cases) t.throws(() => tracingConfig(env), message, JSON.stringify(env))
   t.equal(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: `${url}/` })!.url, `${url}/v1/traces`)
+  t.equal(tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: url })!.protocol, 'http/protobuf', "the specification's default")
+  t.equal(
+    tracingConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: url,
+      OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+      OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf',
+    })!.protocol,
+    'http/protobuf',
+    'the traces variable wins',
+  )
   t.equal(
     tracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: url, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://x.example/traces' })!.url,
     'https://x.example/traces',
@@ -235,4 +251,17 @@ t.test('a request refused before routing, and a visitor who leaves mid-answer: t
   t.equal(left.attributes['app.client_left'], true, 'marked as left')
   t.equal(left.attributes['http.response.status_code'], 200, 'what it had sent')
   t.equal(left.status, 0, 'not an error of ours')
+})
+
+t.test('http/protobuf, the default protocol, posts the same spans as protobuf', async (t) => {
+  const receiver = await startOtlpReceiver(t)
+  const { app } = await createTestApp(t, 'production', {
+    config: { tracing: tracing(receiver.url, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }) },
+  })
+  await app.inject('/about')
+  await receiver.waitFor(() => receiver.protobufBodies.length > 0, 'a protobuf export')
+  const [body] = receiver.protobufBodies
+  t.ok(body!.includes(Buffer.from('GET about')), 'the span, named by its route, in the protobuf body')
+  t.ok(body!.includes(Buffer.from('notes-web')), 'the service name')
+  t.same(receiver.spans, [], 'nothing in JSON')
 })

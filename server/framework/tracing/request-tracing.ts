@@ -77,7 +77,7 @@ export function requestTracing(config: TracingConfig, version: string, trustProx
       if (!app.hasRequestDecorator('pageRouteId')) declarePageRouteLabel(app)
       app.register(async function startTracing() {
         const { startTracer } = await import('./tracer.js')
-        tracing = startTracer(config, version)
+        tracing = await startTracer(config, version)
         app.tracing = tracing
       })
       app.addHook('onClose', async () => tracing?.shutdown())

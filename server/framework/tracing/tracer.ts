@@ -18,14 +18,12 @@ const [
   { context, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace },
   { AsyncLocalStorageContextManager },
   { W3CTraceContextPropagator },
-  { OTLPTraceExporter },
   { resourceFromAttributes },
   { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider },
 ] = await Promise.all([
   import('@opentelemetry/api'),
   import('@opentelemetry/context-async-hooks'),
   import('@opentelemetry/core'),
-  import('@opentelemetry/exporter-trace-otlp-http'),
   import('@opentelemetry/resources'),
   import('@opentelemetry/sdk-trace'),
 ])
@@ -53,7 +51,12 @@ interface RedisCommandContext {
   readonly serverPort?: number
 }
 
-export function startTracer(config: TracingConfig, version: string): Tracing {
+export async function startTracer(config: TracingConfig, version: string): Promise<Tracing> {
+  // Only the exporter the protocol needs is loaded.
+  const { OTLPTraceExporter } =
+    config.protocol === 'http/json'
+      ? await import('@opentelemetry/exporter-trace-otlp-http')
+      : await import('@opentelemetry/exporter-trace-otlp-proto')
   if (!contextManagerSet) {
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable())
     contextManagerSet = true

@@ -8,6 +8,8 @@ import { ConfigError, type Env } from '../config/types.js'
 export interface TracingConfig {
   /** Where spans are posted: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as it is, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`. */
   readonly url: string
+  /** `http/protobuf` (the specification's default) or `http/json`. */
+  readonly protocol: 'http/protobuf' | 'http/json'
   readonly serviceName: string
   readonly sampler: { readonly kind: 'always_on' | 'always_off' | 'traceidratio'; readonly ratio: number; readonly parentBased: boolean }
   readonly batch: {
@@ -56,13 +58,15 @@ export function tracingConfig(env: Env): TracingConfig | undefined {
   }
   for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL']) {
     const protocol = env[name]
-    if (protocol && protocol !== 'http/json') {
-      throw new ConfigError(name, `must be http/json, the protocol this server sends traces in, not ${JSON.stringify(protocol)}`)
+    if (protocol && protocol !== 'http/json' && protocol !== 'http/protobuf') {
+      throw new ConfigError(name, `must be http/protobuf or http/json (grpc is not sent), not ${JSON.stringify(protocol)}`)
     }
   }
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf'
   const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT
   return {
     url: traces || `${endpoint.replace(/\/+$/, '')}/v1/traces`,
+    protocol: protocol as TracingConfig['protocol'],
     serviceName: env.OTEL_SERVICE_NAME || 'ssr-app',
     sampler: sampler(env),
     batch: {
