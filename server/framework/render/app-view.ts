@@ -3,7 +3,6 @@
  * in development Vite's module runner reloads them after every edit, so the page handlers
  * ask for the view per request instead of importing it (server/framework/development/).
  */
-
 import type { AnyAppDefinition } from '../page-definition.js'
 import { renderStream, renderWhole } from './render-page.js'
 

@@ -36,7 +36,6 @@ export function etagFor(representation: 'html' | 'data', payload: RenderPayload)
 }
 
 /** Sets the ETag; true when the client already has it (the caller sends a 304 without rendering). */
-
 export function isNotModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
   reply.header('etag', etag)
   const header = request.headers['if-none-match']

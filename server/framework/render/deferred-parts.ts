@@ -205,7 +205,6 @@ export class LoadedData {
 }
 
 /** A static page's or layout's data is kept and shared, so it cannot wait for parts. */
-
 function cannotDefer(what: string, refs: readonly DeferredRef[]): TypeError {
   return new TypeError(`The static ${what} cannot defer data (${refs.map((ref) => ref.key).join(', ')}): make it dynamic`)
 }

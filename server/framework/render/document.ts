@@ -102,7 +102,6 @@ export function startScriptTag(render: PageRender): string {
 export const DOCUMENT_TAIL = '</div></body></html>'
 
 /** Vite's client and React Refresh's preamble; the meta tag gives Vite the nonce for the `<style>` tags it inserts. */
-
 function developmentScripts(scripts: readonly string[], nonce: string, styleNonce: string): string {
   return (
     `<meta property="csp-nonce" nonce="${styleNonce}">` + scripts.map((code) => `<script type="module" nonce="${nonce}">${code}</script>`).join('')

@@ -16,7 +16,6 @@ export interface InlineStyle {
 }
 
 /** Undefined in development, where Vite injects its own. */
-
 export function readInlineStyle(clientDir: string, manifest: BuildManifest): InlineStyle | undefined {
   if (manifest.css.length === 0) return undefined
   const text = manifest.css.map((url) => readFileSync(path.join(clientDir, 'assets', url.slice(ASSETS_PREFIX.length)), 'utf8')).join('\n')

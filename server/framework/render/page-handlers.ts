@@ -185,7 +185,6 @@ const anotherBuildPayload = (buildId: string): ErrorPayload => ({
 const MAX_CACHED_LAYOUTS = 16
 
 /** The layouts the browser has fresh: only a hint, an id that is not the page's layout is ignored. */
-
 function cachedLayouts(request: FastifyRequest): ReadonlySet<string> | undefined {
   const header = request.headers[CACHED_LAYOUTS_HEADER]
   if (typeof header !== 'string' || header.length > 1024) return undefined

@@ -110,7 +110,6 @@ export function renderStream(render: PageRender, options: StreamOptions): Promis
       },
       onError(error) {
         // Reported when it failed: its boundary only passes the digest on.
-
         if (isDeferredFailure(error)) return error.digest
         if (error === clientGone) return undefined
         if (error === timedOut && timedOutDigest !== undefined) return timedOutDigest

@@ -267,7 +267,6 @@ export function devErrorOf(error: unknown): DevError {
 }
 
 /** A value the route does not take throws a 400 naming the parameter. */
-
 export function searchOf(match: RouteMatch, searchParams: URLSearchParams): Record<string, unknown> {
   try {
     return parseSearch(searchDeclOf(match.route), searchParams)
