@@ -188,7 +188,6 @@ export async function guardApiRequest(request: FastifyRequest, reply: FastifyRep
 }
 
 /** `const account = guardValue(request, signedIn)`; throws when the route's config lacks that guard. */
-
 export function guardValue<Value>(request: FastifyRequest, guard: Guard<Value>): Value {
   const passed = apiValues.get(request)
   if (!passed || passed.guard !== guard)
