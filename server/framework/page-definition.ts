@@ -188,5 +188,4 @@ export interface AppDefinition<Table extends RouteTable, Layouts extends LayoutT
 }
 
 /** `href` makes tables invariant, so no concrete definition is an `AppDefinition<RouteTable>`. */
-
 export type AnyAppDefinition = AppDefinition<any, any>
