@@ -86,7 +86,6 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityPluginOpti
   fastify.addHook('onRequest', function applySecurityHeaders(request, reply, done) {
     reply.headers(headers).header('content-security-policy', policy)
     // Over plain http (local, tests) HSTS would be ignored at best.
-
     if (isHttps(request)) reply.header('strict-transport-security', STRICT_TRANSPORT_SECURITY)
     done()
   })
