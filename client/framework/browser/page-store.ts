@@ -109,7 +109,6 @@ export class PageStore implements PageSource {
   }
 
   /** Supersedes whatever a load under way will bring, and shows the result (after an action). */
-
   reload(key: string): Promise<LoadResult> {
     this.checkIdentity()
     return this.#fetch(key, () => this.#notify())

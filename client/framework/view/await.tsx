@@ -66,7 +66,6 @@ function defaultError(failure: PartFailure): ReactNode {
 interface BoundaryProps {
   readonly render: (failure: PartFailure) => ReactNode
   /** Another promise (the page loaded again) is another chance. */
-
   readonly part: Promise<unknown>
   readonly children: ReactNode
 }

@@ -187,7 +187,6 @@ export function ActionForm<R extends ActionOwnerDef, A extends ActionName<R>>({
  * `unshownErrors()`, once the children are rendered: the field errors no `form.error(name)`
  * showed (a hidden input's, a button's), said as the form's error so none is silent.
  */
-
 function formApi<Field extends string, FileField extends string, SecretField extends string>(
   id: string,
   state: ActionState | undefined,

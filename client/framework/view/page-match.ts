@@ -28,7 +28,6 @@ export function useRouteParams<R extends AnyRoute>(route: R): RouteParams<R> | u
  * The data of the page on screen when it is `route`'s (React Router's `useMatches`, typed):
  * never a page still loading's; a deferred part is a promise, as the page receives it.
  */
-
 export function usePageData<R extends AnyRoute>(route: R): DataOf<R> | undefined {
   const payload = useContext(PageMatchContext)
   const routes = useContext(LayoutsContext)?.router.routes

@@ -57,7 +57,6 @@ export function SearchForm<R extends object>({ route, children, ...rest }: Searc
  * (where the browser's GET would send `?tags=` and get a 400). Nothing is parsed, to keep
  * the parser out of the first-load script: the server gives the 400, as without script.
  */
-
 function queryOf(decl: SearchDecl, data: FormData): string {
   const query = new URLSearchParams()
   for (const [name, value] of data) {

@@ -18,7 +18,6 @@ export type BoundFormProps<R extends ActionOwnerDef, A extends ActionName<R>> = 
 export interface ActionHandle<R extends ActionOwnerDef, A extends ActionName<R>> {
   readonly Form: (props: BoundFormProps<R, A>) => ReactElement
   /** Until the page shows what it changed, or the submission fails. */
-
   readonly pending: boolean
   /** While pending: the values the newest submission sent (optimistic UI). */
   readonly values: { readonly [F in ActionFields<R, A>]?: string } | undefined
