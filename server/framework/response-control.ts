@@ -176,7 +176,6 @@ export async function sessionOf(request: FastifyRequest): Promise<SessionControl
  */
 export const saveCollectedResponse: onSendHookHandler = function saveCollectedResponse(request, reply, payload, done) {
   // A callback hook, on every response: most collected nothing, and go on without a promise.
-
   const collected = collections.get(request)
   if (!collected) return done(null, payload)
   collected.applyTo(reply).then(
