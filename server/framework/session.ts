@@ -50,7 +50,6 @@ export function registerSessions(app: FastifyInstance, options: SessionsOptions)
   // A session store that fails gets Retry-After, whatever the request kind (a loader's or guard's
   // 503 is a response, not an error Fastify sees: marked when the read failed). The sealed
   // cookie never fails. Callback hooks, as they run on every response.
-
   const { store } = config
   if (store.kind !== 'cookie') {
     app.addHook('onError', function sayWhenToRetry(_request, reply, error, done) {
