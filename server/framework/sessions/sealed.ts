@@ -177,7 +177,6 @@ export function sealedSession(request: FastifyRequest, codec: SessionCodec, life
     },
     ready: () => Promise.resolve(),
     // Again on the same response (an action's, then its page's): only what changed since.
-
     async applyTo(reply) {
       applySealed(state, reply)
     },

@@ -28,7 +28,6 @@ export interface StoredState {
   newId: boolean
   browserId: string | undefined
   /** Thrown where the session is first used (a 503), so a page that does not use it is still served. */
-
   unavailable: SessionsUnavailableError | undefined
 }
 

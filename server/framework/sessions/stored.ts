@@ -111,8 +111,7 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
     },
     // Again on the same response (an action's, then its page's): only what changed since.
     async applyTo(reply) {
-      // Unreadable: whoever used it got the 503.
-
+      // Unread, unreadable (whoever used it got the 503), or a HEAD: nothing to save.
       if (!state.read || failed || state.unavailable || request.method === 'HEAD') return
       try {
         await save(state, reply)
