@@ -32,7 +32,7 @@ export interface AppConfig {
   readonly sessions: SessionConfig
   /** Undefined when METRICS_PORT is unset: no metrics are kept at all. */
   readonly metrics: { readonly port: number; readonly host: string } | undefined
-  /** From the OpenTelemetry SDK's variables; undefined: no traces, and no OpenTelemetry module loaded. */
+  /** From the OpenTelemetry SDK's variables; undefined: no traces, and no module of the OpenTelemetry SDK loaded. */
   readonly tracing: TracingConfig | undefined
   /** Each 0 when its check is off (server/framework/load-shedding.ts). */
   readonly shedding: { readonly maxEventLoopDelayMs: number; readonly maxEventLoopUtilization: number }
