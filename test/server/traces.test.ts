@@ -265,3 +265,30 @@ t.test('http/protobuf, the default protocol, posts the same spans as protobuf', 
   t.ok(body!.includes(Buffer.from('notes-web')), 'the service name')
   t.same(receiver.spans, [], 'nothing in JSON')
 })
+
+t.test('over a real connection, what runs after the body arrives stays in the request span', async (t) => {
+  const receiver = await startOtlpReceiver(t)
+  const redis = await startRedis(t)
+  const { origin } = await listenTestApp(t, 'production', {
+    config: { tracing: tracing(receiver.url), sessions: { store: { kind: 'redis', url: redis.url }, idleTimeoutS: 3600, absoluteTimeoutS: 7200 } },
+  })
+  // Sent as a browser sends it: the body in its own packets, after the headers.
+  const signIn = await fetch(`${origin}/login`, {
+    method: 'POST',
+    headers: { ...FORM, origin },
+    body: '_action=signIn&email=demo%40example.com&password=demo-password&next=%2Faccount',
+    redirect: 'manual',
+  })
+  await signIn.arrayBuffer()
+  t.equal(signIn.status, 303)
+  await receiver.waitFor((spans) => requestSpan(spans, 'POST login') !== undefined, 'the sign-in')
+  const login = requestSpan(receiver.spans, 'POST login')!
+  await receiver.waitFor(
+    (spans) => spans.some((span) => span.parentSpanId === login.spanId && span.name.startsWith('redis')),
+    'the session saved after the form was read: a Redis span under the sign-in',
+  )
+  t.notOk(
+    receiver.spans.some((span) => span.kind === CLIENT && span.parentSpanId === undefined),
+    'no Redis command became a trace of its own',
+  )
+})
