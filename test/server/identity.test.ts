@@ -64,6 +64,16 @@ async function signOut(app: App, cookies: string, identity?: string) {
   return app.inject({ method: 'POST', url: '/account', payload: new URLSearchParams(fields).toString(), headers: { ...FORM, cookie: cookies } })
 }
 
+/** The items layout's star on /items/3, as a form from a page rendered with `identity`. */
+function starItem3(app: App, cookies: string, identity: string) {
+  return app.inject({
+    method: 'POST',
+    url: '/items/3',
+    payload: new URLSearchParams({ _action: 'star', id: '3', starred: 'yes', [IDENTITY_FIELD]: identity }).toString(),
+    headers: { ...FORM, cookie: cookies },
+  })
+}
+
 /** The identity the account page's sign-out form was rendered with, and its payload's. */
 async function formIdentity(app: App, cookies: string): Promise<{ field: string | undefined; payload: unknown; email: string | undefined }> {
   const res = await app.inject({ url: '/account', headers: { cookie: cookies } })
@@ -137,12 +147,7 @@ for (const store of [{ kind: 'cookie' }, { kind: 'memory' }] as const) {
     t.equal((await formIdentity(app, asB)).email, B)
 
     // The items layout's star, a form on another dynamic page: refused the same way.
-    const star = await app.inject({
-      method: 'POST',
-      url: '/items/3',
-      payload: new URLSearchParams({ _action: 'star', id: '3', starred: 'yes', [IDENTITY_FIELD]: tab1Form }).toString(),
-      headers: { ...FORM, cookie: asB },
-    })
+    const star = await starItem3(app, asB, tab1Form)
     t.equal(star.statusCode, 409)
     const items = await app.inject({ url: '/items/3', headers: { cookie: asB } })
     t.notMatch(items.body, /aria-pressed="true"/, 'not starred')
@@ -210,12 +215,7 @@ t.test('session expiry: the identity cookie ends with the session, and a form fr
   now += 11 * 60_000 // past the idle timeout
   const guarded = await signOut(app, asA, field)
   t.equal(guarded.headers.location, '/login?next=%2Faccount', "a guarded page's form: the guard finds no one signed in")
-  const star = await app.inject({
-    method: 'POST',
-    url: '/items/3',
-    payload: new URLSearchParams({ _action: 'star', id: '3', starred: 'yes', [IDENTITY_FIELD]: field }).toString(),
-    headers: { ...FORM, cookie: asA },
-  })
+  const star = await starItem3(app, asA, field)
   t.equal(star.statusCode, 409, "an unguarded one, rendered for A: refused, as A's session is over")
 })
 
@@ -225,12 +225,7 @@ t.test('Redis down: a form is answered 503 as any use of the session is, not tak
   const asA = await signIn(app, A)
   const field = (await formIdentity(app, asA)).field!
   await redis.stop()
-  const res = await app.inject({
-    method: 'POST',
-    url: '/items/3',
-    payload: new URLSearchParams({ _action: 'star', id: '3', starred: 'yes', [IDENTITY_FIELD]: field }).toString(),
-    headers: { ...FORM, cookie: asA },
-  })
+  const res = await starItem3(app, asA, field)
   t.equal(res.statusCode, 503)
   t.equal(res.headers['retry-after'], '5')
   t.same(
