@@ -91,6 +91,13 @@ t.test('a page, its data, an action and /api: a trace each, the steps beneath', 
   await app.inject('/api/health')
   await receiver.waitFor((spans) => requestSpan(spans, 'GET /api/health') !== undefined, 'the /api route')
   t.match(requestSpan(receiver.spans, 'GET /api/health')!.attributes, { 'app.request.kind': 'api', 'http.route': '/api/health' })
+  const health = requestSpan(receiver.spans, 'GET /api/health')!
+  await receiver.waitFor((spans) => childrenOf(spans, health).length > 0, "the /api route's handler")
+  t.match(
+    childrenOf(receiver.spans, health).map((span) => [span.name, span.attributes['app.step']]),
+    [['handler /api/health', 'handler']],
+    'the handler, beneath its request',
+  )
 
   // A scan of distinct URLs names one route, as the metrics do.
   for (let i = 0; i < 5; i++) await app.inject(`/no-such-page-${i}%F0%9F%90%88`)

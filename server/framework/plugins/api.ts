@@ -2,7 +2,7 @@
  * The /api prefix: JSON in, JSON out, JSON errors, unknown routes included. Route modules
  * (server/api/) are registered inside this context so they inherit all of it.
  */
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify'
 import { declareRequestKind } from '../request-kinds.js'
 import FindMyWay, { type HTTPMethod } from 'find-my-way'
 import secureJsonParse from 'secure-json-parse'
@@ -11,6 +11,7 @@ import { AppError, errors } from '../error-registry.js'
 import { sendMethodNotAllowed } from '../error-responses.js'
 import { foreignCharset } from '../content-charset.js'
 import { guardApiRequest } from '../guards.js'
+import { endStepSpan, startStepSpan } from '../tracing/step-spans.js'
 import { refuseServerOnly } from '../server-only.js'
 
 const toArray = <T>(value: T | readonly T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? [...value] : [value as T])
@@ -26,6 +27,8 @@ export default async function apiPlugin(fastify: FastifyInstance, opts: ApiPlugi
     routes.add(route.url, route.method)
     // First, before the body is read: none of the route's hooks runs for a request the guard stops.
     if (route.config?.guard) route.onRequest = [guardApiRequest, ...toArray(route.onRequest)]
+    // With traces configured only: an untraced server's handlers stay as they were written.
+    if (fastify.config.tracing && !isCatchAll(route.url)) route.handler = tracedHandler(route.url, route.handler)
   })
   // Unmatched /api paths would fall to the page routes (GET and POST /*); answered before any
   // body is read, so an unknown route is a 404 whatever its content type.
@@ -67,6 +70,31 @@ function refuseServerOnlyAnswer(
   done(null, payload)
 }
 
+/** The prefix's own catch-alls are no route of the API. */
+function isCatchAll(url: string): boolean {
+  return url === '/api/*' || url === '/api/' || url === '/api'
+}
+
+/** The handler's span: until its promise settles, or until it returns having sent the answer itself. */
+function tracedHandler(url: string, handler: RouteHandlerMethod): RouteHandlerMethod {
+  return function traced(this: FastifyInstance, request, reply) {
+    const span = startStepSpan(request, `handler ${url}`, { 'app.step': 'handler', 'http.route': url })
+    if (!span) return handler.call(this, request, reply)
+    let result: unknown
+    try {
+      result = handler.call(this, request, reply)
+    } catch (error) {
+      endStepSpan(span, error)
+      throw error
+    }
+    Promise.resolve(result).then(
+      () => endStepSpan(span),
+      (error: unknown) => endStepSpan(span, error),
+    )
+    return result
+  }
+}
+
 /** Matched the way Fastify matches them (find-my-way). */
 function apiRouteMethods() {
   const router = FindMyWay({ ignoreTrailingSlash: false })
@@ -74,8 +102,7 @@ function apiRouteMethods() {
   const all = new Set<string>()
   return {
     add(url: string, method: string | readonly string[]) {
-      // The prefix's own catch-alls are no route of the API.
-      if (url === '/api/*' || url === '/api/' || url === '/api') return
+      if (isCatchAll(url)) return
       for (const one of typeof method === 'string' ? [method] : method) {
         all.add(one)
         let at = methods.get(url)
