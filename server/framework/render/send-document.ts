@@ -207,9 +207,18 @@ async function settledScripts(outcomes: ReadonlyArray<Promise<DeferredOutcome>>,
 }
 
 /** The root layout's `documentAttributes` for this visitor, as HTML. */
+type DocumentAttributesHook = NonNullable<ServerLayout<any>['documentAttributes']>
+
+/** The root layout's hook, found once per view (a view is replaced whole when the code changes). */
+const documentAttributeHooks = new WeakMap<AppView, DocumentAttributesHook | null>()
+
 function documentAttributesOf(view: AppView, request: FastifyRequest): string {
-  const { router, serverLayouts } = view.definition
-  const root = Object.values(router.layouts as Readonly<Record<string, AnyLayout>>).find((layout) => !layout.parent)
-  const hook = root && (serverLayouts as Readonly<Record<string, ServerLayout<any> | undefined>>)[root.id]?.documentAttributes
+  let hook = documentAttributeHooks.get(view)
+  if (hook === undefined) {
+    const { router, serverLayouts } = view.definition
+    const root = Object.values(router.layouts as Readonly<Record<string, AnyLayout>>).find((layout) => !layout.parent)
+    hook = (root && (serverLayouts as Readonly<Record<string, ServerLayout<any> | undefined>>)[root.id]?.documentAttributes) ?? null
+    documentAttributeHooks.set(view, hook)
+  }
   return hook ? htmlAttributes(hook({ cookies: request.cookies })) : ''
 }
