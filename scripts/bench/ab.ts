@@ -111,13 +111,25 @@ function median(values: readonly number[]): number {
   return Number.isInteger(middle) ? Math.round((sorted[middle - 1]! + sorted[middle]!) / 2) : sorted[Math.floor(middle)]!
 }
 
-/** Each side's rounds and median, B/A of the medians, and the lowest and highest of the rounds' B/A. */
+/**
+ * Each side's rounds and median, B/A of the medians, and the rounds' own B/A: lowest,
+ * highest and median. The median of the rounds' ratios compares each A with the B measured
+ * right beside it, so the machine's drift over the run (a third on this one, within an
+ * hour) weighs less in it than in the ratio of the medians.
+ */
 function comparison([a, b]: readonly [number[], number[]], unit: string): string {
   const ratios = b.map((value, i) => value / a[i]!)
   return (
     `A ${a.join(' / ')} (median ${median(a)})  B ${b.join(' / ')} (median ${median(b)}) ${unit}  ` +
-    `B/A ${two(median(b) / median(a))} (rounds ${two(Math.min(...ratios))}-${two(Math.max(...ratios))})`
+    `B/A ${two(median(b) / median(a))} (rounds ${two(Math.min(...ratios))}-${two(Math.max(...ratios))}, median ${two(medianRatio(ratios))})`
   )
+}
+
+/** The middle ratio, unrounded (median() rounds, for req/s and µs). */
+function medianRatio(ratios: readonly number[]): number {
+  const sorted = [...ratios].sort((x, y) => x - y)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 function envLabel(env: Readonly<Record<string, string>>): string {
