@@ -206,12 +206,12 @@ async function settledScripts(outcomes: ReadonlyArray<Promise<DeferredOutcome>>,
   return (await Promise.all(outcomes)).map((outcome) => outcomeScript(outcome, nonce)).join('')
 }
 
-/** The root layout's `documentAttributes` for this visitor, as HTML. */
 type DocumentAttributesHook = NonNullable<ServerLayout<any>['documentAttributes']>
 
 /** The root layout's hook, found once per view (a view is replaced whole when the code changes). */
 const documentAttributeHooks = new WeakMap<AppView, DocumentAttributesHook | null>()
 
+/** The root layout's `documentAttributes` for this visitor, as HTML. */
 function documentAttributesOf(view: AppView, request: FastifyRequest): string {
   let hook = documentAttributeHooks.get(view)
   if (hook === undefined) {
