@@ -15,7 +15,7 @@ export type {
 export type { RequestSession } from './session.js'
 export type { CookieOptions, ResponseControl } from './response-control.js'
 export { sessionOf } from './response-control.js'
-export { hashPasswordSync, verifyPassword, type PasswordHash } from './passwords.js'
+export { hashPasswordSync, passwordHashOf, unmatchedPasswordHash, verifyPassword, type PasswordHash } from './passwords.js'
 export { markServerOnly, markServerOnlyValue, ServerOnlyError, type ServerOnly } from './server-only.js'
 export { defineGuard, guardValue, redirectToSignIn, type Guard, type GuardContext } from './guards.js'
 export { API_ERROR_SCHEMA, errorBody, NO_STORE } from './error-responses.js'

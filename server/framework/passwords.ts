@@ -16,11 +16,32 @@ export interface PasswordHash {
   readonly hash: Buffer
 }
 
+function keptHash(salt: Buffer, hash: Buffer): ServerOnly<PasswordHash> {
+  return markServerOnly({ salt: markServerOnly(salt, HASH_MESSAGE), hash: markServerOnly(hash, HASH_MESSAGE) }, HASH_MESSAGE)
+}
+
 /** Synchronous: for the start, not for requests. */
 export function hashPasswordSync(password: string): ServerOnly<PasswordHash> {
-  const salt = markServerOnly(randomBytes(16), HASH_MESSAGE)
-  const hash = markServerOnly(scryptSync(password.normalize('NFC'), salt, KEY_BYTES), HASH_MESSAGE)
-  return markServerOnly({ salt, hash }, HASH_MESSAGE)
+  const salt = randomBytes(16)
+  return keptHash(salt, scryptSync(password.normalize('NFC'), salt, KEY_BYTES))
+}
+
+/**
+ * A hash made earlier (`salt` and `hash` in hex, as `hashPasswordSync` makes them), for a
+ * password that is public anyway, such as a demo's: no start spends a check's CPU on it.
+ */
+export function passwordHashOf(salt: string, hash: string): ServerOnly<PasswordHash> {
+  if (!/^[0-9a-f]{32}$/.test(salt) || !/^[0-9a-f]{64}$/.test(hash))
+    throw new TypeError('a kept password hash is a 16-byte salt and a 32-byte hash, in hex')
+  return keptHash(Buffer.from(salt, 'hex'), Buffer.from(hash, 'hex'))
+}
+
+/**
+ * A hash no password matches (random bytes, not the scrypt of anything), to check a
+ * password against when there is no account: the check costs what a real one does.
+ */
+export function unmatchedPasswordHash(): ServerOnly<PasswordHash> {
+  return keptHash(randomBytes(16), randomBytes(KEY_BYTES))
 }
 
 /** Takes as long whatever the password is. */
