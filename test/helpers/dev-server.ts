@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import type tap from 'tap'
 import type { Page } from 'playwright-core'
 import { once } from 'node:events'
+import { tmpdir } from 'node:os'
 import { copyProject } from './project-copy.js'
 import { freePort } from './ports.js'
 import { waitForOutput } from './server-process.js'
@@ -34,7 +35,7 @@ export async function startDevServer(t: Test, env: Record<string, string> = {}):
   const port = await freePort()
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   })
