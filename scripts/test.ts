@@ -26,6 +26,7 @@ import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
 import { buildsOf, expectedSeconds, isUnitTier, needsOf, testFiles } from './test-files.js'
 import { runSteps, type Step, type StepOutcome } from './test-pool.js'
+import { transpileForTests, transpiledPath } from './test-transpile.js'
 import { CHROMIUM, ensureTool, fail, NGINX, REDIS } from './test-tools.js'
 import type { BuildKind } from '../test/helpers/build.js'
 
@@ -163,6 +164,7 @@ if (tapOptions.length > 0) {
 }
 
 const recorded = readRecordedTimes()
+const transpiled = transpileForTests(projectRoot)
 const testStep = (file: string): Step => ({
   name: file,
   kind: 'test',
@@ -171,7 +173,7 @@ const testStep = (file: string): Step => ({
     .map((kind) => `build ${kind}`),
   estimate: recorded[file] ?? expectedSeconds(projectRoot, file),
   start: () =>
-    start(process.execPath, [...(tapConfig['node-arg'] ?? []), file], {
+    start(process.execPath, ['--enable-source-maps', transpiledPath(transpiled, file)], {
       env: { ...env, TAP_TIMEOUT: String(timeoutSeconds) },
       stdout: 'pipe',
       stderr: 'pipe',
