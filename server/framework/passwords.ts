@@ -31,7 +31,7 @@ export function hashPasswordSync(password: string): ServerOnly<PasswordHash> {
  * password that is public anyway, such as a demo's: no start spends a check's CPU on it.
  */
 export function passwordHashOf(salt: string, hash: string): ServerOnly<PasswordHash> {
-  if (!/^[0-9a-f]{32}$/.test(salt) || !/^[0-9a-f]{64}$/.test(hash))
+  if (!/^[0-9a-f]{32}$/i.test(salt) || !/^[0-9a-f]{64}$/i.test(hash))
     throw new TypeError('a kept password hash is a 16-byte salt and a 32-byte hash, in hex')
   return keptHash(Buffer.from(salt, 'hex'), Buffer.from(hash, 'hex'))
 }
