@@ -5,8 +5,8 @@
  * `deployed`); among those ready, the longest expected goes first, so the slowest
  * files do not start last. A step whose prerequisite failed fails without running.
  *
- * Each test file is a Node program (`node --import=./test/helpers/test-process.mjs
- * <file>`: tap, then tsx's ESM hooks) printing its own TAP, without tap's runner
+ * Each test file is a Node program (`node --enable-source-maps <the file transpiled>`,
+ * scripts/test-transpile.ts) printing its own TAP, without tap's runner
  * (docs/decisions/023-test-tiers.md). One job: each report is passed through as it
  * comes. More: a step's output is kept until it ends, then printed whole, so reports
  * never mix. A test file gets tap's `timeout` as TAP_TIMEOUT, which

@@ -45,7 +45,7 @@ function isDirectory(dir: string): boolean {
 }
 
 /**
- * Every process of the run keeps its temporary files in the checkout's .cache/tmp. tsx
+ * Every process the run starts keeps its temporary files in the checkout's .cache/tmp. tsx
  * keeps what it compiled in `<tmpdir>/tsx-<uid>` and, in each process that compiles
  * anything, reads that whole folder to expire old entries: shared by every checkout on
  * the machine (each fresh clone compiles every file anew, its paths being new), it grew to
@@ -104,7 +104,7 @@ function start(
 const exitOf = (child: ChildProcess) =>
   new Promise<number>((resolve) => child.once('close', (code, signal) => resolve(code ?? 128 + (signal ? osConstants.signals[signal] : 1))))
 
-/** tap's configuration (package.json), which a file run without tap's runner is given too. */
+/** tap's configuration (package.json): its timeout for every file, its `node-arg` for a file run through tsx. */
 const { tap: tapConfig } = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8')) as {
   tap: { 'node-arg'?: string[]; timeout?: number }
 }
@@ -164,7 +164,12 @@ if (tapOptions.length > 0) {
 }
 
 const recorded = readRecordedTimes()
-const transpiled = transpileForTests(projectRoot)
+const transpiled = await transpileForTests(projectRoot)
+/** The file transpiled (scripts/test-transpile.ts); one outside the folders it transpiles, through tsx as tap's runner starts it. */
+function testCommand(file: string): string[] {
+  const js = transpiledPath(transpiled, path.relative(projectRoot, path.resolve(projectRoot, file)))
+  return js ? ['--enable-source-maps', js] : [...(tapConfig['node-arg'] ?? []), file]
+}
 const testStep = (file: string): Step => ({
   name: file,
   kind: 'test',
@@ -173,7 +178,7 @@ const testStep = (file: string): Step => ({
     .map((kind) => `build ${kind}`),
   estimate: recorded[file] ?? expectedSeconds(projectRoot, file),
   start: () =>
-    start(process.execPath, ['--enable-source-maps', transpiledPath(transpiled, file)], {
+    start(process.execPath, testCommand(file), {
       env: { ...env, TAP_TIMEOUT: String(timeoutSeconds) },
       stdout: 'pipe',
       stderr: 'pipe',
