@@ -115,10 +115,13 @@ export async function settle(tracked: TrackedPage): Promise<void> {
 
 /**
  * Waits until the page itself has received every one of `urls` whole (their resource
- * timing entries, written when a body is in), then lets it run. A prefetched page goes
- * into the cache only once both its data and its route's chunk are in; until then a
- * click joins the load still under way. Playwright's `requestfinished` comes from the
- * browser's network side and can precede that on a loaded machine.
+ * timing entries, written when a body is in) and has run those that are scripts, then
+ * lets it run. A prefetched page goes into the cache only once both its data and its
+ * route's chunk are in; until then a click joins the load still under way. Playwright's
+ * `requestfinished` comes from the browser's network side and can precede that on a
+ * loaded machine; and a chunk's body in is not the chunk run: it is compiled (off the
+ * main thread, on a loaded machine more than a frame later) and run after. The page's own
+ * `import()` of it resolves once it has run, then the prefetch's continuations follow.
  */
 export async function settleAfter(tracked: TrackedPage, ...urls: string[]): Promise<void> {
   // An observer, not performance.getEntriesByName: Playwright's clock replaces `performance` with a stub that has no entries.
@@ -141,6 +144,8 @@ export async function settleAfter(tracked: TrackedPage, ...urls: string[]): Prom
     timer = setTimeout(() => reject(new Error(`the page did not receive ${urls.join(' and ')} within 10 s`)), 10_000)
   })
   await Promise.race([arrived, timeout]).finally(() => clearTimeout(timer))
+  const scripts = urls.filter((url) => new URL(url).pathname.endsWith('.js'))
+  await tracked.page.evaluate((scripts) => Promise.all(scripts.map((url) => import(url))).then(() => undefined), scripts)
   await settle(tracked)
 }
 
