@@ -9,12 +9,11 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import path from 'node:path'
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
-import { startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { devServerEnv, startDevServer, type DevServer } from '../helpers/dev-server.js'
 import { rawRequest } from '../helpers/raw-http.js'
 
 /** Whether any process of the group led by `pid` is still alive. */
@@ -83,7 +82,7 @@ t.test('one npm run dev, as started', async (t) => {
     const port = new URL(dev.origin).port
     const second = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
       cwd: dev.dir,
-      env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir(), HOST: '127.0.0.1', PORT: port },
+      env: devServerEnv(port),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     })

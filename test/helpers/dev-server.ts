@@ -27,6 +27,15 @@ export interface DevServer {
   edit(file: string, edit: (text: string) => string): void
 }
 
+/**
+ * What `npm run dev` is started with: the machine's PATH and the run's temporary folder
+ * (npm test's `.cache/tmp`, where tsx keeps what it compiled), nothing else of the test's
+ * environment, then the port and `env`.
+ */
+export function devServerEnv(port: number | string, env: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH ?? '', TMPDIR: tmpdir(), HOST: '127.0.0.1', PORT: String(port), ...env }
+}
+
 export async function startDevServer(t: Test, env: Record<string, string> = {}): Promise<DevServer> {
   // Removed after the processes are stopped (below), not while they still watch it.
   let removeCopy: () => unknown = () => {}
@@ -35,7 +44,7 @@ export async function startDevServer(t: Test, env: Record<string, string> = {}):
   const port = await freePort()
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'scripts/dev.ts'], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', TMPDIR: tmpdir(), HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ...env },
+    env: devServerEnv(port, { LOG_LEVEL: 'info', ...env }),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   })
