@@ -115,7 +115,11 @@ export async function buildClient(options: ClientBuildOptions): Promise<BuildMan
       resolve: {
         alias: { 'use-sync-external-store/shim/index.js': path.join(projectRoot, 'client/framework/vendor/use-sync-external-store-shim.ts') },
       },
-      esbuild: { jsx: 'automatic', legalComments: 'none' },
+      // `charset: 'ascii'`: the stylesheet keeps `\2605` escaped (Vite's default writes the
+      // character): it is inlined into every document, and one character outside Latin-1
+      // makes the server hold and encode the whole document as UTF-16. terser writes the
+      // scripts' strings as it likes either way.
+      esbuild: { jsx: 'automatic', legalComments: 'none', charset: 'ascii' },
       plugins: [wouterReactDeps, directDynamicImports],
       build: {
         outDir: options.outDir,

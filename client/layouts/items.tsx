@@ -39,7 +39,7 @@ function ItemsLayout({ data, children }: LayoutProps<typeof layouts.items>) {
                 <Link href={to} aria-current={path === to ? 'page' : undefined}>
                   {list.title}
                 </Link>
-                {list.starred && <span aria-label="starred"> ★</span>}
+                {list.starred && <span className="star-mark" role="img" aria-label="starred" />}
               </li>
             )
           })}
@@ -57,7 +57,8 @@ function ItemsLayout({ data, children }: LayoutProps<typeof layouts.items>) {
 /**
  * Stars the list on screen without leaving it. It shows what was asked at once (the
  * hook's pending values), and the sidebar's mark once the layout's data is loaded again;
- * a refused or failed toggle shows the star as the server has it.
+ * a refused or failed toggle shows the star as the server has it. The stars are drawn by
+ * the stylesheet (client/styles.css says why).
  */
 function StarToggle({ list, starred }: { readonly list: number; readonly starred: boolean }) {
   const star = useAction(layouts.items, 'star')
@@ -69,7 +70,7 @@ function StarToggle({ list, starred }: { readonly list: number; readonly starred
           <input {...form.hidden('id', String(list))} />
           <input {...form.hidden('starred', shown ? 'no' : 'yes')} />
           <button type="submit" aria-pressed={shown}>
-            <span aria-hidden="true">{shown ? '★' : '☆'}</span> Star this list
+            <span aria-hidden="true" className="star-glyph" /> Star this list
           </button>
         </>
       )}

@@ -44,6 +44,10 @@ t.test('the built server serves the example screens without development code, th
   }
   const items = await (await fetch(`${origin}/items/7`)).text()
   t.equal(items.match(/<tr><td>\d+<\/td>/g)?.length, 200, 'rendered by the production bundle')
+  // A character outside Latin-1 makes the server hold and encode a whole document as UTF-16:
+  // the stylesheet inlined into every page keeps its stars as escapes, the items layout draws them from it.
+  t.match(items, /content:"\\2606"/, "the star toggle's glyph is the stylesheet's, escaped")
+  t.notMatch(items, /[^\x00-\x7f]/, 'the items page is ASCII')
   t.notMatch(server.output(), /Warning|development/i, 'React runs its production build')
   t.notMatch(server.output(), 'development-only module', 'no Vite, no plugin of development loaded')
 
