@@ -4,7 +4,7 @@
  * page data, a form post's redirect or JSON), so a loader behaves the same on every path.
  */
 import type {} from '@fastify/cookie'
-import type { FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from 'fastify'
 import { validateHeaderName, validateHeaderValue } from 'node:http'
 import { SECURITY_HEADER_NAMES } from './security-headers.js'
 import { SESSION_COOKIE, type RequestSession, type SessionControl } from './session.js'
@@ -69,11 +69,26 @@ export interface CollectedResponse {
 
 const SESSION_COOKIE_MESSAGE = "the session cookie stays between the server and the browser's cookie jar: never in a page or an answer"
 
-/** An action and the loader run after it share the session and the effects. */
-const collections = new WeakMap<FastifyRequest, CollectedResponse>()
+declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * An action and the loader run after it share the session and the effects. A property
+     * (declared by `collectResponses`, so every request has it from the start): a WeakMap
+     * of requests costs the garbage collector on every request.
+     */
+    collectedResponse?: Collected | undefined
+  }
+}
+
+/** What the handlers see, with the request's session and `applyTo`'s synchronous form beside it. */
+interface Collected extends CollectedResponse {
+  readonly requestSession: RequestSession
+  /** `applyTo`, without a promise when nothing was left to wait for: the `onSend` hook's. */
+  readonly applyNow: (reply: FastifyReply) => Promise<void> | undefined
+}
 
 export function collectResponse(request: FastifyRequest): CollectedResponse {
-  const existing = collections.get(request)
+  const existing = request.collectedResponse
   if (existing) return existing
   const effects: Effect[] = []
   let applied = 0
@@ -123,7 +138,29 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
       effects.push((reply) => void reply.header(name, value))
     },
   }
-  const collected: CollectedResponse = {
+  // Once per effect: an action's response may be the page its loader rendered after it.
+  const applyEffects = (reply: FastifyReply) => {
+    for (; applied < effects.length; applied++) effects[applied]!(reply)
+  }
+  const failSave = (error: unknown): never => {
+    saveFailed = true
+    throw error
+  }
+  const applyNow = (reply: FastifyReply): Promise<void> | undefined => {
+    // Once a save failed, the response is its 503, without the action's other effects
+    // (a sign-in's other cookies), whoever applies this again (the onSend hook).
+    if (saveFailed) return undefined
+    let saving: Promise<void> | undefined
+    try {
+      saving = session.applyTo(reply)
+    } catch (error) {
+      failSave(error)
+    }
+    if (saving) return saving.then(() => applyEffects(reply), failSave)
+    applyEffects(reply)
+    return undefined
+  }
+  const collected: Collected = {
     cookies: request.cookies,
     control,
     session: session.control,
@@ -134,25 +171,14 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
       return cookieChanged || session.changed
     },
     async applyTo(reply) {
-      // Once a save failed, the response is its 503, without the action's other effects
-      // (a sign-in's other cookies), whoever applies this again (the onSend hook).
-      if (saveFailed) return
-      try {
-        await session.applyTo(reply)
-      } catch (error) {
-        saveFailed = true
-        throw error
-      }
-      // Once per effect: an action's response may be the page its loader rendered after it.
-      for (; applied < effects.length; applied++) effects[applied]!(reply)
+      await applyNow(reply)
     },
+    requestSession: session,
+    applyNow,
   }
-  collections.set(request, collected)
-  sessions.set(collected, session)
+  request.collectedResponse = collected
   return collected
 }
-
-const sessions = new WeakMap<CollectedResponse, RequestSession>()
 
 /**
  * The request's collection with its session read: for an /api route or hook that uses the
@@ -160,8 +186,8 @@ const sessions = new WeakMap<CollectedResponse, RequestSession>()
  * when the store does not respond.
  */
 export async function openResponse(request: FastifyRequest): Promise<CollectedResponse> {
-  const collected = collectResponse(request)
-  await sessions.get(collected)!.ready()
+  const collected = collectResponse(request) as Collected
+  await collected.requestSession.ready()
   return collected
 }
 
@@ -171,14 +197,27 @@ export async function sessionOf(request: FastifyRequest): Promise<SessionControl
 }
 
 /**
- * Added before the cookie plugin's `onSend`, so its cookies are written: applies what a
- * handler (an /api route) collected. Applying twice is harmless.
+ * Every request's collection, saved as its response goes out. Registered before the cookie
+ * plugin's `onSend`, so its cookies are written: applies what a handler (an /api route)
+ * collected. Applying twice is harmless.
  */
-export const saveCollectedResponse: onSendHookHandler = function saveCollectedResponse(request, reply, payload, done) {
-  // A callback hook, on every response: most collected nothing, and go on without a promise.
-  const collected = collections.get(request)
-  if (!collected) return done(null, payload)
-  collected.applyTo(reply).then(
+export function collectResponses(app: FastifyInstance): void {
+  app.decorateRequest('collectedResponse', undefined)
+  app.addHook('onSend', saveCollectedResponse)
+}
+
+const saveCollectedResponse: onSendHookHandler = function saveCollectedResponse(request, reply, payload, done) {
+  // A callback hook, on every response: most have nothing left to save and go on in this
+  // tick. A promise here sends the response a tick later, and Fastify then waits for it
+  // with listeners on the response (an async handler that returns the reply).
+  let saving: Promise<void> | undefined
+  try {
+    saving = request.collectedResponse?.applyNow(reply)
+  } catch (error) {
+    return done(error as Error)
+  }
+  if (!saving) return done(null, payload)
+  saving.then(
     () => done(null, payload),
     (error: Error) => done(error),
   )

@@ -177,8 +177,9 @@ export function sealedSession(request: FastifyRequest, codec: SessionCodec, life
     },
     ready: () => Promise.resolve(),
     // Again on the same response (an action's, then its page's): only what changed since.
-    async applyTo(reply) {
+    applyTo(reply) {
       applySealed(state, reply)
+      return undefined
     },
   }
 }

@@ -110,15 +110,13 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
       return reading
     },
     // Again on the same response (an action's, then its page's): only what changed since.
-    async applyTo(reply) {
+    applyTo(reply) {
       // Unread, unreadable (whoever used it got the 503), or a HEAD: nothing to save.
-      if (!state.read || failed || state.unavailable || request.method === 'HEAD') return
-      try {
-        await save(state, reply)
-      } catch (error) {
+      if (!state.read || failed || state.unavailable || request.method === 'HEAD') return undefined
+      return save(state, reply).catch((error: unknown) => {
         failed = true
         throw error
-      }
+      })
     },
   }
 }

@@ -40,7 +40,11 @@ export interface RequestSession {
   readonly identity: string
   /** A store's record, when the request carries a cookie; once per request. */
   ready(): Promise<void>
-  applyTo(reply: FastifyReply): Promise<void>
+  /**
+   * Writes what changed since the last call onto `reply`. Undefined when nothing was left to
+   * wait for (the common case): the response's `onSend` hook then goes on in the same tick.
+   */
+  applyTo(reply: FastifyReply): Promise<void> | undefined
 }
 
 export interface Sessions {
