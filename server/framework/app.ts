@@ -7,7 +7,7 @@ import type { BuildManifest } from '../../shared/framework/build-manifest.js'
 import { ASSETS_PREFIX } from '../../shared/framework/constants.js'
 import { checkLayoutRules } from '../../shared/framework/layout-rules.js'
 import { checkGuards } from './guards.js'
-import { collectResponses } from './response-control.js'
+import { registerResponseCollection } from './response-control.js'
 import { TUNNEL_PATH, tunnelPathFor } from '../../shared/framework/monitoring.js'
 import { checkHost } from './host-check.js'
 import { hostPolicy } from './allowed-hosts.js'
@@ -170,7 +170,7 @@ export function buildApp(config: AppConfig, options: BuildAppOptions): FastifyIn
 
 function registerCookiesAndSessions(app: FastifyInstance, config: AppConfig, options: BuildAppOptions): void {
   // Before the cookie plugin's own onSend: what an /api handler did to the session goes out with its answer.
-  collectResponses(app)
+  registerResponseCollection(app)
   app.register(fastifyCookie)
   registerSessions(app, {
     config: config.sessions,

@@ -73,21 +73,28 @@ declare module 'fastify' {
   interface FastifyRequest {
     /**
      * An action and the loader run after it share the session and the effects. A property
-     * (declared by `collectResponses`, so every request has it from the start): a WeakMap
-     * of requests costs the garbage collector on every request.
+     * (declared by `registerResponseCollection`, so every request has it from the start): a
+     * WeakMap of requests costs the garbage collector on every request.
      */
     collectedResponse?: Collected | undefined
   }
 }
 
-/** What the handlers see, with the request's session and `applyTo`'s synchronous form beside it. */
+/** Beside what the handlers see, under keys of this module's: the request's session, and `applyTo`'s synchronous form. */
+const SESSION = Symbol('session')
+const APPLY_NOW = Symbol('applyNow')
+
 interface Collected extends CollectedResponse {
-  readonly requestSession: RequestSession
+  readonly [SESSION]: RequestSession
   /** `applyTo`, without a promise when nothing was left to wait for: the `onSend` hook's. */
-  readonly applyNow: (reply: FastifyReply) => Promise<void> | undefined
+  readonly [APPLY_NOW]: (reply: FastifyReply) => Promise<void> | undefined
 }
 
 export function collectResponse(request: FastifyRequest): CollectedResponse {
+  return collectionOf(request)
+}
+
+function collectionOf(request: FastifyRequest): Collected {
   const existing = request.collectedResponse
   if (existing) return existing
   const effects: Effect[] = []
@@ -173,8 +180,8 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
     async applyTo(reply) {
       await applyNow(reply)
     },
-    requestSession: session,
-    applyNow,
+    [SESSION]: session,
+    [APPLY_NOW]: applyNow,
   }
   request.collectedResponse = collected
   return collected
@@ -186,9 +193,9 @@ export function collectResponse(request: FastifyRequest): CollectedResponse {
  * when the store does not respond.
  */
 export async function openResponse(request: FastifyRequest): Promise<CollectedResponse> {
-  const collected = collectResponse(request) as Collected
-  await collected.requestSession.ready()
-  return collected
+  const response = collectionOf(request)
+  await response[SESSION].ready()
+  return response
 }
 
 /** For an /api route (or any handler): saved as its response goes out. */
@@ -201,18 +208,18 @@ export async function sessionOf(request: FastifyRequest): Promise<SessionControl
  * plugin's `onSend`, so its cookies are written: applies what a handler (an /api route)
  * collected. Applying twice is harmless.
  */
-export function collectResponses(app: FastifyInstance): void {
+export function registerResponseCollection(app: FastifyInstance): void {
   app.decorateRequest('collectedResponse', undefined)
   app.addHook('onSend', saveCollectedResponse)
 }
 
 const saveCollectedResponse: onSendHookHandler = function saveCollectedResponse(request, reply, payload, done) {
-  // A callback hook, on every response: most have nothing left to save and go on in this
-  // tick. A promise here sends the response a tick later, and Fastify then waits for it
+  // A callback hook, on every response: most have nothing left to save (no session cookie,
+  // nothing changed) and go on in this tick. A promise here sends the response a tick later, and Fastify then waits for it
   // with listeners on the response (an async handler that returns the reply).
   let saving: Promise<void> | undefined
   try {
-    saving = request.collectedResponse?.applyNow(reply)
+    saving = request.collectedResponse?.[APPLY_NOW](reply)
   } catch (error) {
     return done(error as Error)
   }

@@ -11,9 +11,18 @@ import { markServerOnlyValue } from '../server-only.js'
  * A cookie naming no live session is left alone (it reads as none, and its Max-Age ends
  * it): expiring it could land after a sign-in's response in another tab and drop its cookie.
  */
+/** True when `save` has something to do: a change, or the record's TTL due for refreshing. */
+export function needsSaving(state: StoredState, now: number): boolean {
+  return state.dirty || refreshDue(state, now)
+}
+
+function refreshDue({ found, lifetimes }: StoredState, now: number): boolean {
+  return found !== undefined && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)
+}
+
 async function refresh(state: StoredState, now: number, key: string | undefined): Promise<void> {
   const { found, lifetimes } = state
-  if (found && found.ttlMs < remainingMs(found.record.createdAt, now, lifetimes) - refreshAfterMs(lifetimes)) {
+  if (found && refreshDue(state, now)) {
     const ttlMs = remainingMs(found.record.createdAt, now, lifetimes)
     await state.store.touch(key!, ttlMs)
     state.found = { ...found, ttlMs }

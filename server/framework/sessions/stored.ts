@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify'
 import { isSessionId, parseStoredSession, sessionKey, SessionsUnavailableError, type SessionStore } from '../session-stores.js'
 import { SESSION_COOKIE } from './cookie.js'
 import type { SessionLifetimes } from './lifetimes.js'
-import { save } from './stored-save.js'
+import { needsSaving, save } from './stored-save.js'
 import { change, open, type StoredState } from './stored-state.js'
 import { checkKey, FLASH_KEY, identityIn, IDENTITY_KEY, newIdentity, type RequestSession, type SessionControl } from './types.js'
 
@@ -113,6 +113,7 @@ export function storedSession(request: FastifyRequest, store: SessionStore, life
     applyTo(reply) {
       // Unread, unreadable (whoever used it got the 503), or a HEAD: nothing to save.
       if (!state.read || failed || state.unavailable || request.method === 'HEAD') return undefined
+      if (!needsSaving(state, state.clock())) return undefined
       return save(state, reply).catch((error: unknown) => {
         failed = true
         throw error

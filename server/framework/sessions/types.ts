@@ -42,7 +42,8 @@ export interface RequestSession {
   ready(): Promise<void>
   /**
    * Writes what changed since the last call onto `reply`. Undefined when nothing was left to
-   * wait for (the common case): the response's `onSend` hook then goes on in the same tick.
+   * wait for (a sealed session always; a stored one with nothing to save): the response's
+   * `onSend` hook then goes on in the same tick.
    */
   applyTo(reply: FastifyReply): Promise<void> | undefined
 }
