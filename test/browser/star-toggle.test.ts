@@ -15,6 +15,11 @@ import { gate } from '../helpers/gate.js'
 const toggle = (page: Page) => page.getByRole('button', { name: 'Star this list' })
 const pressed = async (page: Page) => (await toggle(page).getAttribute('aria-pressed')) === 'true'
 const sidebarStarred = (page: Page) => page.getByRole('complementary', { name: 'Item lists' }).locator('li.starred a').allTextContents()
+/** The star the toggle shows: drawn by the stylesheet, so read from its `::before`. */
+const shownStar = (page: Page) =>
+  toggle(page)
+    .locator('.star-glyph')
+    .evaluate((glyph) => getComputedStyle(glyph, '::before').content)
 
 /** Records, in the page, what the sidebar marked when the toggle's form stopped being busy. */
 async function watchPendingEnd(page: Page): Promise<void> {
@@ -49,9 +54,11 @@ t.test('the star toggle', async (t) => {
     const posts = await gate(page, `${origin}/items/7`, 'POST')
     const refreshes = await gate(page, `${origin}/_data/items/7`, 'GET')
     t.notOk(await pressed(page))
+    t.equal(await shownStar(page), '"☆"', 'an empty star')
 
     await toggle(page).click()
     t.ok(await pressed(page), 'the star is on at once')
+    t.equal(await shownStar(page), '"★"', 'a full star')
     await posts.seen(1)
     t.equal(await page.locator('form.star-toggle').getAttribute('aria-busy'), 'true', 'pending while the post is held')
     t.same(await sidebarStarred(page), [], 'the sidebar shows what the server has: not yet')
@@ -62,6 +69,8 @@ t.test('the star toggle', async (t) => {
     await refreshes.release(0)
     await page.locator('form.star-toggle[aria-busy="false"]').waitFor()
     t.same(await pendingEnds(page), [['Item list 7']], 'pending ended with the sidebar marking list 7, not before')
+    const mark = page.getByRole('complementary', { name: 'Item lists' }).getByRole('img', { name: 'starred' })
+    t.equal(await mark.evaluate((element) => getComputedStyle(element, '::before').content), '"★"', 'the sidebar marks it with a star')
     t.ok(await pressed(page), 'on, from the data now')
     t.equal(posts.count, 1, 'one post')
     t.equal(refreshes.count, 1, 'one load of the page on screen')
