@@ -19,11 +19,11 @@
  * file; the folder is made and kept as the test builds are (`cachedFolder`).
  */
 import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { transformSync, version as esbuildVersion } from 'esbuild'
-import { cachedFolder } from '../test/helpers/build.js'
+import { cachedFolder, filesUnder } from '../test/helpers/build.js'
 
 const FOLDERS = ['client', 'server', 'shared', 'scripts', 'test']
 /** The application's code, where the page loaders are. */
@@ -32,15 +32,7 @@ const APPLICATION_FOLDERS = ['client', 'server', 'shared']
 const SKIPPED = new Set(['node_modules', '.build', '.cache', '.tap'])
 
 function sourceFiles(root: string, dir: string): string[] {
-  const full = path.join(root, dir)
-  if (!statSync(full, { throwIfNoEntry: false })?.isDirectory()) return []
-  return readdirSync(full, { withFileTypes: true })
-    .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => {
-      const file = path.join(dir, entry.name)
-      if (entry.isDirectory()) return SKIPPED.has(entry.name) ? [] : sourceFiles(root, file)
-      return entry.isFile() && /\.tsx?$/.test(entry.name) && !entry.name.endsWith('.d.ts') ? [file] : []
-    })
+  return filesUnder(dir, root, (name) => SKIPPED.has(name)).filter((file) => /\.tsx?$/.test(file) && !file.endsWith('.d.ts'))
 }
 
 /** `import(\`./pages/${id}.ts\`)` and `.tsx`: the file esbuild writes is `.js`. */

@@ -93,20 +93,27 @@ export interface ClientBuild {
 /** An unused build is removed once it is this old and another of its kind was made. */
 const KEPT_UNUSED_MS = 60 * 60 * 1000
 
-/** Every file at or under `dir` (relative to the project), sorted; none if there is none. */
-function filesUnder(dir: string): string[] {
-  const full = path.join(projectRoot, dir)
+/**
+ * Every file at or under `dir` (relative to `root`), sorted; none if there is none. A
+ * folder whose name `skipFolder` says is left out with what it holds.
+ */
+export function filesUnder(dir: string, root = projectRoot, skipFolder: (name: string) => boolean = () => false): string[] {
+  const full = path.join(root, dir)
   const stat = statSync(full, { throwIfNoEntry: false })
   if (!stat?.isDirectory()) return stat?.isFile() ? [dir] : []
   return readdirSync(full, { withFileTypes: true })
     .sort((a, b) => (a.name < b.name ? -1 : 1))
-    .flatMap((entry) => (entry.isDirectory() ? filesUnder(path.join(dir, entry.name)) : entry.isFile() ? [path.join(dir, entry.name)] : []))
+    .flatMap((entry) => {
+      const file = path.join(dir, entry.name)
+      if (entry.isDirectory()) return skipFolder(entry.name) ? [] : filesUnder(file, root, skipFolder)
+      return entry.isFile() ? [file] : []
+    })
 }
 
 /** The hash of a build's inputs: each file's path and content. */
 export function buildKey(kind: BuildKind): string {
   const hash = createHash('sha256').update(`${kind}\n`)
-  for (const file of [...TOOLING, ...SOURCES[kind]].flatMap(filesUnder)) {
+  for (const file of [...TOOLING, ...SOURCES[kind]].flatMap((dir) => filesUnder(dir))) {
     const content = createHash('sha256').update(readFileSync(path.join(projectRoot, file)))
     hash.update(`${file}\n`).update(content.digest())
   }
