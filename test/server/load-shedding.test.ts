@@ -8,14 +8,18 @@ import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
 import { scrape, total } from '../helpers/prometheus.js'
 
-/** Blocks the event loop for `?ms=` milliseconds, as CPU-bound work does; never shed itself, so it keeps the loop behind. */
+/** What the blocking route waits on: nothing ever wakes it, so each wait runs its whole time. */
+const neverWoken = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * Blocks the event loop for `?ms=` milliseconds, as CPU-bound work does; never shed itself,
+ * so it keeps the loop behind. The loop is held by `Atomics.wait`, not by spinning: the
+ * instance sees the same late timers, and the test leaves the cores to the rest of the suite.
+ */
 const blocker: FastifyPluginAsync = async (api) => {
   api.get('/test/block', { config: { shed: false } }, async (request) => {
     const ms = Number((request.query as { ms?: string }).ms ?? 300)
-    const until = performance.now() + ms
-    while (performance.now() < until) {
-      // busy, on purpose
-    }
+    Atomics.wait(neverWoken, 0, 0, ms)
     return { blocked: ms }
   })
   api.get('/test/echo', async () => ({ ok: true }))
