@@ -36,14 +36,21 @@ export function startServer(dist: string, env: Record<string, string>): ServerPr
   let output = ''
   child.stdout!.on('data', (chunk) => (output += chunk))
   child.stderr!.on('data', (chunk) => (output += chunk))
+  // Parsed once each, as they are asked for: tests poll the log every few milliseconds
+  // while a server logs thousands of lines, and parsing all of them each time cost the
+  // suite seconds of CPU. Only whole lines: the last may still be arriving.
+  const lines: Array<Record<string, any>> = []
+  let parsedTo = 0
   return {
     child,
     output: () => output,
-    logLines: () =>
-      output
-        .split('\n')
-        .filter((line) => line.startsWith('{'))
-        .map((line) => JSON.parse(line) as Record<string, any>),
+    logLines: () => {
+      const end = output.lastIndexOf('\n') + 1
+      const arrived = output.slice(parsedTo, end)
+      parsedTo = end
+      for (const line of arrived.split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, any>)
+      return [...lines]
+    },
   }
 }
 
