@@ -13,7 +13,7 @@ import path from 'node:path'
 import t from 'tap'
 import { listenTestApp } from '../helpers/app.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
-import { devServerEnv, startDevServer, type DevServer } from '../helpers/dev-server.js'
+import { devServerEnv, startDevServer, untilStatus } from '../helpers/dev-server.js'
 import { rawRequest } from '../helpers/raw-http.js'
 
 /** Whether any process of the group led by `pid` is still alive. */
@@ -105,17 +105,6 @@ t.test('one npm run dev, as started', async (t) => {
 
 /** The open tab's hot update of the broken file fails first: Vite says so in the console. */
 const HOT_UPDATE_FAILED = [/Failed to reload \/client\/layouts\/root\.tsx/, /\[vite\] Internal Server Error/]
-
-/** Waits until `path` answers `status`: an edit reaches the server through Vite's file watcher. */
-async function untilStatus(dev: DevServer, path: string, status: number): Promise<string> {
-  const deadline = Date.now() + 15_000
-  for (;;) {
-    const response = await fetch(dev.origin + path)
-    const body = await response.text()
-    if (response.status === status) return body
-    if (Date.now() > deadline) throw new Error(`${path} still answers ${response.status}, not ${status}`)
-  }
-}
 
 t.test('a client module that cannot be loaded fails the pages alone, shows the overlay, and the tab recovers after the fix', async (t) => {
   const dev = await startDevServer(t)

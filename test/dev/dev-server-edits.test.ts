@@ -8,7 +8,7 @@
 import t from 'tap'
 import { SERVER_ERROR_TEXT } from '../../shared/framework/error-texts.js'
 import { openPage, waitForHydration } from '../helpers/browser.js'
-import { assertReloadedThenHotUpdated, devGet as get, editServerCode as editServer, startDevServer } from '../helpers/dev-server.js'
+import { assertReloadedThenHotUpdated, devGet as get, editServerCode as editServer, startDevServer, untilStatus } from '../helpers/dev-server.js'
 
 t.test('server code: edits restart the server; failures show the real error in development', async (t) => {
   const dev = await startDevServer(t)
@@ -90,11 +90,8 @@ t.test('server code: edits restart the server; failures show the real error in d
       ),
     )
     const { page } = await openPage(t)
-    // The edit reaches Vite's module runner through its file watcher: load until it has.
-    const deadline = Date.now() + 15_000
-    let status = 0
-    while (status !== 500 && Date.now() < deadline) status = (await page.goto(`${dev.origin}/about`))?.status() ?? 0
-    t.equal(status, 500)
+    await untilStatus(dev, '/about', 500)
+    t.equal((await page.goto(`${dev.origin}/about`))?.status(), 500)
     const overlay = page.locator('vite-error-overlay')
     await overlay.locator('.message-body').getByText('render exploded on purpose').waitFor()
     t.match(await overlay.locator('.stack').textContent(), /client\/pages\/about\.tsx/)

@@ -87,6 +87,21 @@ export async function devGet(dev: DevServer, path: string) {
   return { status: response.status, headers: response.headers, body: await response.text() }
 }
 
+/**
+ * Waits until `path` answers `status`: an edit reaches the server through Vite's file
+ * watcher. A pause between tries: each is a page rendered by the server.
+ */
+export async function untilStatus(dev: DevServer, path: string, status: number): Promise<string> {
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    const response = await fetch(dev.origin + path)
+    const body = await response.text()
+    if (response.status === status) return body
+    if (Date.now() > deadline) throw new Error(`${path} still answers ${response.status}, not ${status}`)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
 /** Applies an edit to the server's code and waits until the restarted server is ready. */
 export async function editServerCode(dev: DevServer, file: string, edit: (text: string) => string) {
   const from = dev.output().length
