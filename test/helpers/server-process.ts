@@ -46,9 +46,14 @@ export function startServer(dist: string, env: Record<string, string>): ServerPr
     output: () => output,
     logLines: () => {
       const end = output.lastIndexOf('\n') + 1
-      const arrived = output.slice(parsedTo, end)
+      // Parsed before any is kept: a line that is not JSON throws at every call, as it did.
+      const arrived = output
+        .slice(parsedTo, end)
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, any>)
+      lines.push(...arrived)
       parsedTo = end
-      for (const line of arrived.split('\n')) if (line.startsWith('{')) lines.push(JSON.parse(line) as Record<string, any>)
       return [...lines]
     },
   }

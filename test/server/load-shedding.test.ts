@@ -1,5 +1,5 @@
 /**
- * Load shedding with a real listening instance and a real busy event loop: an /api route
+ * Load shedding with a real listening instance and a real blocked event loop: an /api route
  * blocks the loop as a runaway render would, and what the instance answers meanwhile is
  * read over HTTP.
  */
