@@ -1,9 +1,8 @@
 // test-needs: chromium
 /**
  * `npm run dev`: the same app served with Vite (edits to server code and its failures:
- * dev-server-edits.test.ts). Each test runs the real command on its own copy of the
- * project and edits that copy as a developer would; the helper stops every process it
- * started.
+ * dev-server-edits.test.ts). The tests run the real command on a copy of the project
+ * and edit that copy as a developer would; the helper stops every process it started.
  */
 import t from 'tap'
 import { createTestApp } from '../helpers/app.js'
@@ -49,8 +48,19 @@ function directives(csp: string): Record<string, string[]> {
   )
 }
 
-t.test('pages: server-rendered like production, then Fast Refresh', async (t) => {
-  const dev = await startDevServer(t)
+// One server for the pages and the host check: a start is seconds of CPU. ALLOWED_HOSTS
+// names the address the tests use as well; the other dev tests run with it unset.
+t.test('pages: server-rendered like production, then Fast Refresh; ALLOWED_HOSTS as in production', async (t) => {
+  const dev = await startDevServer(t, { ALLOWED_HOSTS: '127.0.0.1,app.test' })
+
+  t.test('ALLOWED_HOSTS holds in development as in production: those names are answered, modules included', async (t) => {
+    for (const path of ['/about', '/client/entry.tsx', '/api/health']) {
+      const named = await rawRequest(dev.origin, `GET ${path} HTTP/1.1\r\nHost: app.test\r\nConnection: close\r\n\r\n`)
+      t.equal(named.status, 200, `${path} for a host ALLOWED_HOSTS names (Vite's own host check would refuse it)`)
+    }
+    const other = await rawRequest(dev.origin, 'GET /about HTTP/1.1\r\nHost: other.test\r\nConnection: close\r\n\r\n')
+    t.equal(other.status, 421, 'another name is refused the app way')
+  })
 
   t.test('/items/7 is server-rendered HTML with Vite and React Refresh loaded, every script with the nonce', async (t) => {
     const { status, headers, body } = await get(dev, '/items/7')
@@ -135,14 +145,4 @@ t.test('pages: server-rendered like production, then Fast Refresh', async (t) =>
     t.same(documentRequests, [`${dev.origin}/items/7`])
     t.same(errors, [], 'no CSP violation')
   })
-})
-
-t.test('ALLOWED_HOSTS holds in development as in production: those names are answered, modules included', async (t) => {
-  const dev = await startDevServer(t, { ALLOWED_HOSTS: 'app.test' })
-  for (const path of ['/about', '/client/entry.tsx', '/api/health']) {
-    const named = await rawRequest(dev.origin, `GET ${path} HTTP/1.1\r\nHost: app.test\r\nConnection: close\r\n\r\n`)
-    t.equal(named.status, 200, `${path} for a host ALLOWED_HOSTS names (Vite's own host check would refuse it)`)
-  }
-  const other = await rawRequest(dev.origin, 'GET /about HTTP/1.1\r\nHost: other.test\r\nConnection: close\r\n\r\n')
-  t.equal(other.status, 421, 'another name is refused the app way')
 })
