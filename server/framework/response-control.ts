@@ -215,8 +215,9 @@ export function registerResponseCollection(app: FastifyInstance): void {
 
 const saveCollectedResponse: onSendHookHandler = function saveCollectedResponse(request, reply, payload, done) {
   // A callback hook, on every response: most have nothing left to save (no session cookie,
-  // nothing changed) and go on in this tick. A promise here sends the response a tick later, and Fastify then waits for it
-  // with listeners on the response (an async handler that returns the reply).
+  // nothing changed) and go on in this tick. A promise here sends the response a tick
+  // later, and Fastify then waits for it with listeners on the response (an async
+  // handler that returns the reply).
   let saving: Promise<void> | undefined
   try {
     saving = request.collectedResponse?.[APPLY_NOW](reply)
