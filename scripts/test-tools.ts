@@ -26,8 +26,11 @@ export const CHROMIUM: Tool = {
   need: 'chromium',
   purpose: 'The browser tests need Chromium',
   variable: 'CHROMIUM_PATH',
-  names: ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'],
-  aptPackage: 'chromium',
+  // Chromium's headless shell first, as Playwright runs headless tests by default: the
+  // same engine without the browser's windows and tabs, a page for a third of the CPU.
+  // A full Chromium or Chrome runs the same tests (docs/decisions/054-headless-shell.md).
+  names: ['chromium-headless-shell', 'chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'],
+  aptPackage: 'chromium-headless-shell',
 }
 
 export const NGINX: Tool = {

@@ -1,8 +1,9 @@
 /**
- * Real Chromium (Debian's package) driven by playwright-core. scripts/test.ts finds
- * or installs it and passes CHROMIUM_PATH. Every page records console errors and
- * uncaught exceptions, and fails its test on any the test did not declare
- * (`expectedErrors`); tests may assert on the recorded ones too.
+ * Real Chromium (Debian's headless shell, or a full Chromium) driven by
+ * playwright-core. scripts/test.ts finds or installs it and passes CHROMIUM_PATH.
+ * Every page records console errors and uncaught exceptions, and fails its test on
+ * any the test did not declare (`expectedErrors`); tests may assert on the recorded
+ * ones too.
  */
 import tap from 'tap'
 import { chromium, type Browser, type BrowserContextOptions, type Page, type Request, type Response } from 'playwright-core'
@@ -19,11 +20,12 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ]
 
+const EXECUTABLE = process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell'
 let shared: Promise<Browser> | undefined
 
 /** One browser per test process; each test gets its own context (cookies, cache). */
 function launch(): Promise<Browser> {
-  shared ??= chromium.launch({ executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium', args: CHROMIUM_ARGS }).then((browser) => {
+  shared ??= chromium.launch({ executablePath: EXECUTABLE, args: CHROMIUM_ARGS }).then((browser) => {
     // Closed when the file's last test is done, or the process would stay alive.
     tap.teardown(() => browser.close())
     return browser
