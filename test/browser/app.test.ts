@@ -12,10 +12,22 @@ t.test('the example screens in Chromium', async (t) => {
 
   t.test('/items/7 hydrates without a console error and the counter counts', async (t) => {
     const { page, errors } = await openPage(t)
+    // Counts elements taken out of the document from the first byte on: hydration adopts the
+    // server's elements, where a client render would replace them.
+    await page.addInitScript(() => {
+      const removed = { count: 0 }
+      ;(window as unknown as { elementsRemoved: typeof removed }).elementsRemoved = removed
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const node of record.removedNodes) if (node instanceof Element && node.tagName !== 'SCRIPT') removed.count++
+      }).observe(document, { childList: true, subtree: true })
+    })
     const response = await page.goto(`${origin}/items/7`)
     t.equal(response?.status(), 200)
     await waitForHydration(page)
     t.equal(await page.locator('tbody tr').count(), 200)
+    const removed = await page.evaluate(() => (window as unknown as { elementsRemoved: { count: number } }).elementsRemoved.count)
+    t.equal(removed, 0, "hydration adopted the server's elements, none replaced")
     const counter = page.locator('button.counter')
     await counter.click()
     await counter.click()
