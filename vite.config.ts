@@ -9,7 +9,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import react from '@vitejs/plugin-react'
 import { defineConfig, type Plugin } from 'vite'
-import { SOURCE_CHANGED_EVENT } from './server/framework/error-documents.js'
+import { LAST_EDIT_EVENT, LAST_EDIT_REQUEST, SOURCE_CHANGED_EVENT } from './server/framework/error-documents.js'
 
 const root = path.dirname(fileURLToPath(import.meta.url))
 const cacheDir = path.join(root, '.cache/vite')
@@ -45,10 +45,16 @@ function sharedEditsRestart(): Plugin {
  */
 function errorPagesReloadOnClientEdits(): Plugin {
   const client = path.join(root, 'client') + path.sep
+  let lastEdit = 0
   return {
     name: 'error-pages-reload-on-client-edits',
+    configureServer(server) {
+      // An error page that connected after the edit missed its event: it asks.
+      server.environments.client.hot.on(LAST_EDIT_REQUEST, (_data, page) => page.send(LAST_EDIT_EVENT, { at: lastEdit }))
+    },
     hotUpdate({ file, server }) {
       if (this.environment.name === 'ssr' && path.normalize(file).startsWith(client)) {
+        lastEdit = Date.now()
         server.environments.client.hot.send(SOURCE_CHANGED_EVENT)
       }
     },

@@ -6,24 +6,32 @@ import type { DevError } from '../../shared/framework/page-payload.js'
 
 /** Sent by vite.config.ts when a server file changes: a development error page reloads to show the fix. */
 export const SOURCE_CHANGED_EVENT = 'app:source-changed'
+/** Asked by a development error page once connected to Vite; vite.config.ts answers with `LAST_EDIT_EVENT`. */
+export const LAST_EDIT_REQUEST = 'app:last-edit-request'
+/** When client/ was last edited (`{ at }`, ms since the epoch; 0 for never). */
+export const LAST_EDIT_EVENT = 'app:last-edit'
+
+/** Vite's overlay on a development error page. */
+export interface DevOverlay {
+  readonly error: DevError
+  readonly nonce: string
+  readonly styleNonce: string
+  /** When the request began (ms since the epoch): an edit since may have fixed it. */
+  readonly requestedAt: number
+}
 
 /**
  * When React cannot even render its shell; no script but Vite's overlay in development.
- * There the page reloads on the next edit of client/; an edit saved before its
- * connection to Vite opened sent that event to no one, so once connected the page asks
- * for itself again and reloads unless the answer shows the same failure (its digest).
+ * There the page reloads on the next edit of client/. An edit saved before the page had
+ * connected to Vite sent that event to no one, so once connected the page asks when the
+ * last edit was, and reloads if it came after its request began.
  */
-export function renderShellErrorDocument(
-  text: string,
-  digest: string,
-  overlay?: { readonly error: DevError; readonly nonce: string; readonly styleNonce: string },
-): string {
-  const digestLine = `<p>Digest: ${escapeHtml(digest)}</p>`
+export function renderShellErrorDocument(text: string, digest: string, overlay?: DevOverlay): string {
   return (
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">' +
     '<meta name="viewport" content="width=device-width, initial-scale=1">' +
     '<title>Application error</title><link rel="icon" href="data:,"></head><body><main>' +
-    `<h1>${escapeHtml(text)}</h1>${digestLine}` +
+    `<h1>${escapeHtml(text)}</h1><p>Digest: ${escapeHtml(digest)}</p>` +
     '</main>' +
     (overlay
       ? `<meta property="csp-nonce" nonce="${escapeHtml(overlay.styleNonce)}">` +
@@ -32,9 +40,8 @@ export function renderShellErrorDocument(
         `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}));` +
         `const hot = createHotContext('/@error-page');` +
         `hot.on('${SOURCE_CHANGED_EVENT}', () => location.reload());` +
-        `hot.on('vite:ws:connect', async () => {` +
-        `  try { if (!(await (await fetch(location.href, { cache: 'no-store' })).text()).includes(${serializeForScript(digestLine)})) location.reload() } catch {}` +
-        `})</script>`
+        `hot.on('${LAST_EDIT_EVENT}', ({ at }) => { if (at >= ${overlay.requestedAt}) location.reload() });` +
+        `hot.on('vite:ws:connect', () => hot.send('${LAST_EDIT_REQUEST}'))</script>`
       : '') +
     '</body></html>'
   )

@@ -32,6 +32,6 @@ export function sendLoadFailure(request: FastifyRequest, reply: FastifyReply, er
     const payload: ErrorPayload = { kind: 'error', status: 500, digest, buildId, devError }
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(payload))
   }
-  const overlay = { error: devError, nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style }
+  const overlay = { error: devError, nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style, requestedAt: Date.now() - reply.elapsedTime }
   return reply.type('text/html; charset=utf-8').send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
 }

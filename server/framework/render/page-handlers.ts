@@ -60,7 +60,9 @@ export function createPageHandlers(opts: PageHandlersOptions): PageHandlers {
 
   function sendRenderFailure(reply: FastifyReply, payload: RenderPayload, error: unknown): FastifyReply {
     const { digest } = serverError(reply.request, error, 'render failed', payload.kind === 'page' ? { routeId: payload.routeId } : {})
-    const overlay = development ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style } : undefined
+    const overlay = development
+      ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style, requestedAt: Date.now() - reply.elapsedTime }
+      : undefined
     return reply
       .code(500)
       .header('cache-control', NO_STORE)
