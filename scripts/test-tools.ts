@@ -58,10 +58,11 @@ function isExecutable(file: string): boolean {
   }
 }
 
+/** The first of the tool's names found in any folder: the names are in order of preference. */
 function findOnPath(tool: Tool): string | undefined {
   const dirs = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/usr/local/sbin']
-  for (const dir of dirs) {
-    for (const name of tool.names) {
+  for (const name of tool.names) {
+    for (const dir of dirs) {
       const candidate = path.join(dir, name)
       if (isExecutable(candidate)) return candidate
     }
