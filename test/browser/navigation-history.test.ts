@@ -45,8 +45,8 @@ t.test('scroll, focus and history', async (t) => {
           observer.observe(document.body, { subtree: true, childList: true, characterData: true })
         }),
     )
-    // The next page as tall as this one: where it starts is the engine's doing, not the
-    // browser clamping a short page to the top.
+    // The next page taller than the window: where it starts is the engine's doing, not
+    // the browser clamping a short page to the top.
     await page.evaluate(() => (document.documentElement.style.minHeight = '5000px'))
     await link.click()
     await page.locator('h1', { hasText: 'Target' }).waitFor()
