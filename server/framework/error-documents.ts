@@ -1,5 +1,6 @@
 /** Error documents for when no React page can be: plain strings, so the error modules never load React. */
 import { STATUS_CODES } from 'node:http'
+import type { FastifyReply } from 'fastify'
 import { MAIN_ELEMENT_ID } from '../../shared/framework/constants.js'
 import { escapeHtml, serializeForScript } from '../../shared/framework/html.js'
 import type { DevError } from '../../shared/framework/page-payload.js'
@@ -18,6 +19,11 @@ export interface DevOverlay {
   readonly styleNonce: string
   /** When the request began (ms since the epoch): an edit since may have fixed it. */
   readonly requestedAt: number
+}
+
+/** The overlay for `error` on the development error page answering `reply`. */
+export function devOverlayFor(reply: Pick<FastifyReply, 'cspNonce' | 'elapsedTime'>, error: DevError): DevOverlay {
+  return { error, nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style, requestedAt: Date.now() - reply.elapsedTime }
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { SERVER_ERROR_TEXT } from '../../../shared/framework/error-texts.js'
 import type { DevError, ErrorPayload } from '../../../shared/framework/page-payload.js'
-import { renderShellErrorDocument } from '../error-documents.js'
+import { devOverlayFor, renderShellErrorDocument } from '../error-documents.js'
 import { serverError } from '../failures.js'
 import { NO_STORE } from '../error-responses.js'
 import { devErrorOf } from '../render/resolve-page.js'
@@ -32,6 +32,5 @@ export function sendLoadFailure(request: FastifyRequest, reply: FastifyReply, er
     const payload: ErrorPayload = { kind: 'error', status: 500, digest, buildId, devError }
     return reply.type('application/json; charset=utf-8').send(JSON.stringify(payload))
   }
-  const overlay = { error: devError, nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style, requestedAt: Date.now() - reply.elapsedTime }
-  return reply.type('text/html; charset=utf-8').send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, overlay))
+  return reply.type('text/html; charset=utf-8').send(renderShellErrorDocument(SERVER_ERROR_TEXT, digest, devOverlayFor(reply, devError)))
 }

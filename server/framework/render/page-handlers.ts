@@ -13,7 +13,7 @@ import type { ErrorPayload, RedirectPayload, RenderPayload } from '../../../shar
 import { errors } from '../error-registry.js'
 import { NO_STORE } from '../error-responses.js'
 import type { AppView } from './app-view.js'
-import { renderShellErrorDocument } from '../error-documents.js'
+import { devOverlayFor, renderShellErrorDocument } from '../error-documents.js'
 import { serverError } from '../failures.js'
 import { devErrorOf, locationOfTarget, resolvePage, type Resolution, type ResolveOptions } from './resolve-page.js'
 import { originForm } from '../../../shared/framework/location.js'
@@ -60,9 +60,7 @@ export function createPageHandlers(opts: PageHandlersOptions): PageHandlers {
 
   function sendRenderFailure(reply: FastifyReply, payload: RenderPayload, error: unknown): FastifyReply {
     const { digest } = serverError(reply.request, error, 'render failed', payload.kind === 'page' ? { routeId: payload.routeId } : {})
-    const overlay = development
-      ? { error: devErrorOf(error), nonce: reply.cspNonce.script, styleNonce: reply.cspNonce.style, requestedAt: Date.now() - reply.elapsedTime }
-      : undefined
+    const overlay = development ? devOverlayFor(reply, devErrorOf(error)) : undefined
     return reply
       .code(500)
       .header('cache-control', NO_STORE)
