@@ -46,7 +46,11 @@ export function renderShellErrorDocument(text: string, digest: string, overlay?:
         `document.body.append(new ErrorOverlay(${serializeForScript(overlay.error)}));` +
         `const hot = createHotContext('/@error-page');` +
         `hot.on('${SOURCE_CHANGED_EVENT}', () => location.reload());` +
-        `hot.on('${LAST_EDIT_EVENT}', ({ at }) => { if (at >= ${overlay.requestedAt}) location.reload() });` +
+        `hot.on('${LAST_EDIT_EVENT}', ({ at }) => {` +
+        `  if (at < ${overlay.requestedAt}) return;` +
+        `  console.info('[app] client/ was edited before this page connected: reloading');` +
+        `  location.reload()` +
+        `});` +
         `hot.on('vite:ws:connect', () => hot.send('${LAST_EDIT_REQUEST}'))</script>`
       : '') +
     '</body></html>'

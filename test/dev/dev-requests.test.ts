@@ -103,6 +103,9 @@ t.test('one npm run dev, as started', async (t) => {
   })
 })
 
+/** What a development error page says as it reloads for an edit saved before it connected. */
+const EDITED_BEFORE_CONNECTED = '[app] client/ was edited before this page connected: reloading'
+
 /** The open tab's hot update of the broken file fails first: Vite says so in the console. */
 const HOT_UPDATE_FAILED = [/Failed to reload \/client\/layouts\/root\.tsx/, /\[vite\] Internal Server Error/]
 
@@ -118,6 +121,8 @@ t.test('a client module that cannot be loaded fails the pages alone, shows the o
     await untilStatus(dev, '/about', 500)
     t.equal((await fetch(`${dev.origin}/api/health`)).status, 200, '/api still answers')
     const { page, documentRequests } = await openPage(t)
+    const said: string[] = []
+    page.on('console', (message) => said.push(message.text()))
     let connect!: () => void
     const held = new Promise<void>((resolve) => (connect = resolve))
     await page.routeWebSocket(/./, async (socket) => {
@@ -136,6 +141,7 @@ t.test('a client module that cannot be loaded fails the pages alone, shows the o
     await page.getByRole('heading', { name: 'About' }).waitFor({ timeout: 15_000 })
     await waitForHydration(page)
     t.ok(documentRequests.length > reloads, 'the tab reloaded by itself')
+    t.ok(said.includes(EDITED_BEFORE_CONNECTED), 'once connected, for the edit it had missed')
   })
 
   t.test('a syntax error in a layout', async (t) => {
@@ -151,7 +157,12 @@ t.test('a client module that cannot be loaded fails the pages alone, shows the o
     t.equal((await fetch(`${dev.origin}/client/entry.tsx`)).status, 200, "Vite's modules still answer")
     t.equal((await fetch(`${dev.origin}/_data/about`)).status, 500, 'page data fails too, with the error payload')
 
+    const said: string[] = []
+    page.on('console', (message) => said.push(message.text()))
+    const connected = page.waitForEvent('console', (message) => message.text() === '[vite] connected.')
     t.equal((await page.reload())?.status(), 500)
+    // Answered after the last edit: once connected, the page stays.
+    await connected
     const overlay = page.locator('vite-error-overlay')
     await overlay.locator('.message-body').getByText('Unexpected ";"').waitFor()
     t.match(await overlay.locator('.file').textContent(), /client\/layouts\/root\.tsx:\d+:\d+/, 'the overlay names the file and line')
@@ -163,6 +174,7 @@ t.test('a client module that cannot be loaded fails the pages alone, shows the o
     await waitForHydration(page)
     t.ok(documentRequests.length > reloads, 'the tab reloaded by itself')
     t.equal(await overlay.count(), 0, 'no overlay left')
+    t.notOk(said.includes(EDITED_BEFORE_CONNECTED), 'the error page answered after the last edit did not reload for it')
     t.equal((await fetch(`${dev.origin}/about`)).status, 200, 'the next request is a 200')
   })
 
